@@ -1,0 +1,1 @@
+"""Accuracy and speed suites (`python -m benchmarks.accuracy`, `python -m benchmarks.speed`)."""

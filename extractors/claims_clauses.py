@@ -1,0 +1,234 @@
+"""Where a sentence splits into several checkable clauses, and what each clause carries over.
+
+A split is made only when every resulting part has its own predicate and some content;
+a part without a subject gets the previous clause's subject (and modal/auxiliary) as a
+prefix so that its claim text stands alone. English uses the dependency parse (coordinated
+verbs, "while"-clauses, semicolons); Chinese uses LAC tags over `，`/`；`-separated pieces.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from spacy.tokens import Doc, Token
+
+
+@dataclass(frozen=True)
+class Part:
+    start: int  # offsets into the answer, before trimming
+    end: int
+    prefix: str = ""  # carried subject (+ modal) that makes the clause self-contained
+
+
+# --- English ---------------------------------------------------------------------------
+
+_CONTENT_POS = frozenset({"NOUN", "PROPN", "NUM", "PRON", "ADJ", "ADV", "SYM"})
+_SUBJ = frozenset({"nsubj", "nsubjpass", "csubj", "expl"})
+
+
+def _is_verb(tok: Token) -> bool:
+    return tok.pos_ in ("VERB", "AUX") or tok.tag_.startswith("VB") or tok.tag_ == "MD"
+
+
+def _checkable_en(doc: Doc, lo: int, hi: int) -> bool:
+    toks = [t for t in doc if lo <= t.idx < hi]
+    return any(_is_verb(t) for t in toks) and any(t.pos_ in _CONTENT_POS for t in toks if not _is_verb(t))
+
+
+def _subject_of(verb: Token) -> Token | None:
+    while True:
+        for child in verb.children:
+            if child.dep_ in _SUBJ:
+                return child
+        if verb.dep_ != "conj" or verb.head is verb:
+            return None
+        verb = verb.head
+
+
+def _en_prefix(doc: Doc, head: Token, verb: Token, offset: int, original: str) -> str | None:
+    """'' when `verb` has its own subject, the carried subject (+ aux), or None if none."""
+    if any(c.dep_ in _SUBJ for c in verb.children):
+        return ""
+    subj = _subject_of(head)
+    if subj is None:
+        return None
+    s, e = subj.left_edge.idx, subj.right_edge.idx + len(subj.right_edge.text)
+    words = [original[offset + s : offset + e]]
+    has_aux = any(c.dep_ in ("aux", "auxpass") for c in verb.children)
+    if not has_aux and verb.tag_ not in ("VBZ", "VBP"):
+        words += [c.text for c in head.children if c.dep_ in ("aux", "auxpass") and c.i < head.i]
+    return " ".join(words) + " "
+
+
+def en_parts(doc: Doc, offset: int, original: str) -> list[Part]:
+    """Clause parts of one parsed English sentence; `offset` is the doc's start in the answer."""
+    cuts: list[tuple[int, int, Token, Token]] = []  # (cut, next_start, head, verb), doc offsets
+    for tok in doc:
+        if tok.dep_ == "conj" and _is_verb(tok) and _is_verb(tok.head) and tok.head.i < tok.i:
+            between = [c for c in tok.head.children if c.dep_ in ("cc", "punct") and c.i < tok.left_edge.i]
+            if not between or between[-1].i <= tok.head.i:
+                continue
+            first = between[-1]
+            if first.dep_ == "cc" and first.i > 0 and doc[first.i - 1].text in (",", ";"):
+                first = doc[first.i - 1]
+            cuts.append((first.idx, tok.left_edge.idx if tok.left_edge.i > first.i else doc[first.i + 1].idx, tok.head, tok))
+        elif tok.dep_ == "advcl" and tok.head.i < tok.i and any(c.dep_ in _SUBJ for c in tok.children):
+            marks = [c for c in tok.children if c.dep_ == "mark" and c.lower_ in ("while", "whereas")]
+            if marks:
+                cut = marks[0].idx
+                if marks[0].i > 0 and doc[marks[0].i - 1].text == ",":
+                    cut = doc[marks[0].i - 1].idx
+                cuts.append((cut, marks[0].idx + len(marks[0].text), tok.head, tok))
+    for tok in doc:
+        if tok.text == ";" and 0 < tok.i < len(doc) - 1:
+            cuts.append((tok.idx, tok.idx + 1, tok, tok))
+    cuts.sort(key=lambda c: c[0])
+    length = len(doc.text)
+    parts: list[Part] = []
+    start, prefix = 0, ""
+    for n, (cut, nxt, head, verb) in enumerate(cuts):
+        if cut <= start:
+            continue
+        following = cuts[n + 1][0] if n + 1 < len(cuts) else length
+        carry = "" if head is verb else _en_prefix(doc, head, verb, offset, original)
+        if carry is None or not _checkable_en(doc, start, cut) or not _checkable_en(doc, nxt, following):
+            continue
+        parts.append(Part(offset + start, offset + cut, prefix))
+        start, prefix = nxt, carry
+    parts.append(Part(offset + start, offset + length, prefix))
+    return parts
+
+
+# --- Chinese ---------------------------------------------------------------------------
+
+
+# A piece may still carry the sentence's closing punctuation and citation markers.
+_END = r"[\s。.!?]*(?:(?:\[[^\]]*\]|【[^】]*】)[\s。.!?]*)*$"
+
+
+@lru_cache(maxsize=1)
+def _zh_patterns() -> dict[str, re.Pattern[str]]:
+    modal = r"将会|将|会|可以|可|需要|需|必须|须|应当|应该|应|能够|能|要|均|都"
+    return {
+        "sep": re.compile(r"(?<!\d),(?!\d)|[，;；]"),
+        "conj": re.compile(r"\s*(?:并且|并|而且|且|同时|此外|另外|以及|还|也|但是|但|而)\s*"),
+        "modal": re.compile(rf"(?:{modal})"),
+        "own_modal": re.compile(rf"\s*(?:不|未|无需|无须|{modal})"),
+        "qualifier": re.compile(rf"(?:除外|例外|为准|为限){_END}"),
+        "time_word": re.compile(r"(?:第[一二三四1-4]季度?|Q[1-4]|\d{4}\s*年|[上下]半年|本季度?|本年度?|今年|去年)$"),
+        "subordinate": re.compile(
+            r"^\s*(?:如果|如|若|假如|倘若|只要|除非|当|一旦|由于|因为|虽然|尽管|为了|对于|关于|根据|按照|依据|依照|凡|针对|基于)"
+            rf"|(?:时|时候|期间|的话|之后|以后|之前|以前|情况下|条件下){_END}"
+        ),
+    }
+
+
+_PREDICATE = frozenset({"v", "vd", "a", "ad"})
+_CONTENT = frozenset({"n", "nz", "nw", "vn", "an", "m", "q", "PER", "LOC", "ORG", "TIME", "t", "s", "r", "f"})
+_NOMINAL = frozenset({"n", "nz", "nw", "vn", "an", "PER", "LOC", "ORG", "r", "s", "a"})
+
+
+@dataclass
+class _Piece:
+    start: int
+    end: int
+    core: int  # start after a leading conjunction
+    words: list[tuple[int, int, str]]
+
+
+def _piece_words(words, start, end):
+    return [(s, e, t) for s, e, t in words if start <= s < end and t != "w"]
+
+
+def _checkable_zh(piece: _Piece, norm: str) -> bool:
+    words = [w for w in piece.words if w[0] >= piece.core]
+    preds = [w for w in words if w[2] in _PREDICATE]
+    return len(norm[piece.core : piece.end].strip()) >= 3 and bool(preds) and any(w[2] in _CONTENT for w in words)
+
+
+def _own_subject(piece: _Piece) -> bool:
+    for s, e, tag in piece.words:
+        if s < piece.core or tag in ("TIME", "t"):
+            continue
+        return tag in _NOMINAL or tag == "m"
+    return False
+
+
+def _zh_subject(piece: _Piece, norm: str, original: str) -> tuple[str, str]:
+    """The leading noun phrase of a clause (time words skipped), and a modal after it."""
+    words = [w for w in piece.words if w[0] >= piece.core]
+    picked: list[tuple[int, int]] = []
+    i = 0
+    while i < len(words):
+        s, e, tag = words[i]
+        nxt = words[i + 1][2] if i + 1 < len(words) else ""
+        is_time = tag in ("TIME", "t") or _zh_patterns()["time_word"].match(norm, s, e)
+        if is_time and not norm.startswith("每", s):
+            i += 1
+            continue
+        if tag in _NOMINAL or (norm[s:e] in ("的", "和", "与", "及") and nxt in _NOMINAL):
+            picked.append((s, e))
+            i += 1
+            continue
+        break
+    while picked and norm[picked[-1][0] : picked[-1][1]] in ("的", "和", "与", "及"):
+        picked.pop()
+    if not picked:
+        return "", ""
+    subject = "".join(original[s:e] for s, e in picked)
+    if i < len(words) and words[i][2] in ("v", "d"):
+        m = _zh_patterns()["modal"].match(norm, words[i][0], words[i][1])
+        if m:
+            return subject, original[m.start() : m.end()]
+    return subject, ""
+
+
+def zh_parts(doc: Doc, offset: int, norm: str, original: str) -> list[Part]:
+    """Clause parts of one Chinese (or mostly Chinese) sentence at `offset` in the answer."""
+    p = _zh_patterns()
+    words = [(offset + s, offset + e, t) for s, e, t in doc.user_data.get("lac", ())]
+    end = offset + len(doc.text)
+    bounds, pos = [], offset
+    for m in p["sep"].finditer(norm, offset, end):
+        bounds.append((pos, m.start()))
+        pos = m.end()
+    bounds.append((pos, end))
+    pieces = []
+    for s, e in bounds:
+        c = p["conj"].match(norm, s, e)
+        pieces.append(_Piece(s, e, c.end() if c else s, _piece_words(words, s, e)))
+    # Group pieces: subordinate or uncheckable pieces join the next clause (or the last one).
+    groups: list[list[_Piece]] = []
+    pending: list[_Piece] = []
+    for piece in pieces:
+        text = norm[piece.core : piece.end]
+        if groups and not pending and p["qualifier"].search(text):
+            groups[-1].append(piece)
+            continue
+        pending.append(piece)
+        if _checkable_zh(piece, norm) and not p["subordinate"].search(text):
+            groups.append(pending)
+            pending = []
+    if pending:
+        if groups:
+            groups[-1].extend(pending)
+        else:
+            groups.append(pending)
+    parts: list[Part] = []
+    subject, modal = "", ""
+    for group in groups:
+        core = next((g for g in group if _checkable_zh(g, norm)), group[-1])
+        prefix = ""
+        if parts and not _own_subject(core):
+            if not subject:
+                parts[-1] = Part(parts[-1].start, group[-1].end, parts[-1].prefix)
+                continue
+            own_modal = p["own_modal"].match(norm, core.core, core.end)
+            prefix = subject if own_modal else subject + modal
+        if _own_subject(core):
+            subject, modal = _zh_subject(core, norm, original)
+        start = group[0].core if parts else group[0].start
+        parts.append(Part(start, group[-1].end, prefix))
+    return parts or [Part(offset, end)]

@@ -1,0 +1,220 @@
+"""Do two facts fill the same slot, and do their values agree?
+
+Rules for numbers (documented here because the fact-check step depends on them):
+- Script and format never matter: ``1-5`` = ``1 到 5``, ``三百元`` = ``300 元``.
+- Units convert within a dimension (m/km, g/kg, ms/s/min/h/day/week, month/year, MB/GB/TB).
+  ``business_day`` vs ``day`` share a slot but do not convert: equal numbers are only
+  "compatible", anything else "different".
+- ``equal``: same comparator and same value or range after unit conversion (approximation
+  flags ignored), and no side states a currency, unit or rate the other lacks (then at most
+  "compatible").
+- ``compatible``: a value or range inside a range; a value (or range) satisfying the other
+  side's bound (``up to 500`` vs ``300``); an approximate value within tolerance
+  (max(10 %, half its last stated digit), so ``about 1.2 km`` ~ ``1,247 m``); or rounding,
+  when the less precise side equals the other rounded to its stated digits
+  (``$3.2B`` ~ ``$3.21B``, ``1.2 km`` ~ ``1,247 m``). Precision comes from the Decimal
+  exponent the extractor keeps (``3.2E+9`` is stated to 0.1 billion).
+- Two bounds (``up to 500`` vs ``up to 300``) agree only when equal.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Literal
+
+from extractors.schema import Fact, Quantity
+
+__all__ = ["same_slot", "compare_facts", "describe", "Comparison"]
+
+Comparison = Literal["equal", "compatible", "different"]
+
+# unit -> (conversion dimension, factor to the dimension's base unit)
+_CONVERT: dict[str, tuple[str, Decimal]] = {
+    "m": ("length", Decimal(1)), "km": ("length", Decimal(1000)),
+    "g": ("mass", Decimal(1)), "kg": ("mass", Decimal(1000)),
+    "millisecond": ("time", Decimal("0.001")), "second": ("time", Decimal(1)), "minute": ("time", Decimal(60)),
+    "hour": ("time", Decimal(3600)), "day": ("time", Decimal(86400)), "week": ("time", Decimal(604800)),
+    "month": ("month", Decimal(1)), "year": ("month", Decimal(12)),
+    "MB": ("data", Decimal(1)), "GB": ("data", Decimal(1000)), "TB": ("data", Decimal(10**6)),
+    "percent": ("percent", Decimal(1)), "percentage_point": ("percent", Decimal(1)),
+}
+# Dimensions that can fill the same slot even though they do not convert exactly.
+_SLOT = {"time": "duration", "month": "duration", "business_day": "duration"}
+_ENTITY_FAMILY = {"GPE": "place", "LOC": "place", "CODE": "product", "PRODUCT": "product"}
+_APPROX_REL = Decimal("0.1")
+
+
+def _dimension(q: Quantity) -> str | None:
+    if q.unit is not None:
+        return _CONVERT.get(q.unit, (q.unit, Decimal(1)))[0]
+    return "money" if q.currency else None
+
+
+def _factor(q: Quantity) -> Decimal:
+    return _CONVERT.get(q.unit or "", ("", Decimal(1)))[1]
+
+
+def _clash(x: str | None, y: str | None) -> bool:
+    return x is not None and y is not None and x != y
+
+
+def same_slot(a: Fact, b: Fact) -> bool:
+    """Whether `a` and `b` state the same kind of thing, so their values should agree."""
+    if a.kind != b.kind:
+        return False
+    if a.kind == "entity":
+        la, lb = a.value.label, b.value.label  # type: ignore[union-attr]
+        return _ENTITY_FAMILY.get(la, la) == _ENTITY_FAMILY.get(lb, lb)
+    if a.kind == "identifier":
+        return a.value.scheme == b.value.scheme  # type: ignore[union-attr]
+    if a.kind == "date":
+        return True
+    qa, qb = a.value, b.value
+    assert isinstance(qa, Quantity) and isinstance(qb, Quantity)
+    da, db = _dimension(qa), _dimension(qb)
+    if _clash(_SLOT.get(da or "", da), _SLOT.get(db or "", db)) or _clash(qa.per, qb.per) or _clash(qa.currency, qb.currency):
+        return False
+    overlap = _context_overlap(a.context, b.context)
+    if (da is None) != (db is None):
+        return overlap is True  # a bare number matches a unit-ful one only by its words
+    return overlap is not False
+
+
+def _context_overlap(x: str, y: str) -> bool | None:
+    """True/False when both contexts have words in a shared script; None when not comparable."""
+    ex, zx = _split_scripts(x)
+    ey, zy = _split_scripts(y)
+    verdicts = []
+    if ex and ey:
+        verdicts.append(bool(ex & ey))
+    if zx and zy:
+        verdicts.append(bool(zx & zy))
+    return any(verdicts) if verdicts else None
+
+
+def _split_scripts(context: str) -> tuple[set[str], set[str]]:
+    english: set[str] = set()
+    chinese: set[str] = set()
+    for word in context.split():
+        if word.isascii():
+            english.add(word)
+        else:
+            chinese.update(word[i:i + 2] for i in range(max(1, len(word) - 1)))
+    return english, chinese
+
+
+def compare_facts(a: Fact, b: Fact) -> Comparison:
+    """equal / compatible / different, by the rules in the module docstring."""
+    if a.kind != b.kind:
+        return "different"
+    if a.kind == "date":
+        from extractors.dates import compare_dates  # lazily: numbers must not depend on dates
+
+        return compare_dates(a.value, b.value)  # type: ignore[arg-type]
+    if a.kind in ("entity", "identifier"):
+        ka, kb = a.value.key, b.value.key  # type: ignore[union-attr]
+        if ka == kb:
+            return "equal"
+        return "compatible" if ka and kb and (ka in kb or kb in ka) else "different"
+    return _compare_quantities(a.value, b.value)  # type: ignore[arg-type]
+
+
+def _compare_quantities(qa: Quantity, qb: Quantity) -> Comparison:
+    da, db = _dimension(qa), _dimension(qb)
+    if _clash(qa.currency, qb.currency) or _clash(qa.per, qb.per):
+        return "different"
+    if da is not None and db is not None and da != db:
+        if _SLOT.get(da) != _SLOT.get(db) or _SLOT.get(da) is None:
+            return "different"
+        fa = fb = Decimal(1)  # e.g. business days vs days: compare the numbers as stated
+        cap_equal = True
+    else:
+        fa, fb = _factor(qa), _factor(qb)
+        # A currency, unit or rate on one side only might be implied or might not be.
+        cap_equal = (da is None) != (db is None) or (qa.currency is None) != (qb.currency is None) or qa.per != qb.per
+    verdict = _compare_scaled(qa, fa, qb, fb)
+    return "compatible" if verdict == "equal" and cap_equal else verdict
+
+
+def _interval(q: Quantity, f: Decimal) -> tuple[Decimal, Decimal]:
+    if q.value is None:
+        return q.low * f, q.high * f  # type: ignore[operator]
+    return q.value * f, q.value * f
+
+
+def _tolerance(q: Quantity, f: Decimal) -> Decimal:
+    if not q.approximate:
+        return Decimal(0)
+    v = q.value if q.value is not None else q.high
+    return max(abs(v) * _APPROX_REL, _ulp(v) / 2) * f  # type: ignore[arg-type]
+
+
+def _ulp(v: Decimal) -> Decimal:
+    return Decimal(1).scaleb(v.as_tuple().exponent)  # type: ignore[arg-type]
+
+
+def _compare_scaled(qa: Quantity, fa: Decimal, qb: Quantity, fb: Decimal) -> Comparison:
+    (alo, ahi), (blo, bhi) = _interval(qa, fa), _interval(qb, fb)
+    if qa.comparator == qb.comparator and alo == blo and ahi == bhi:
+        return "equal"
+    if qa.comparator != "eq" and qb.comparator != "eq":
+        return "different"
+    tol = _tolerance(qa, fa) + _tolerance(qb, fb)
+    if qa.comparator != "eq" or qb.comparator != "eq":
+        bound, other = (qa, qb) if qa.comparator != "eq" else (qb, qa)
+        limit = bound.value * (fa if bound is qa else fb)  # type: ignore[operator]
+        lo, hi = (blo, bhi) if bound is qa else (alo, ahi)
+        ok = {"le": hi <= limit + tol, "lt": hi < limit + tol, "ge": lo >= limit - tol, "gt": lo > limit - tol}
+        return "compatible" if ok[bound.comparator] else "different"
+    if qa.value is not None and qb.value is not None:
+        diff = abs(alo - blo)
+        ua, ub = _ulp(qa.value) * fa, _ulp(qb.value) * fb
+        if diff <= tol or (ua != ub and diff <= max(ua, ub) / 2):
+            return "compatible"
+        return "different"
+    if blo - tol <= alo and ahi <= bhi + tol or alo - tol <= blo and bhi <= ahi + tol:
+        return "compatible"  # one contains the other
+    return "different"
+
+
+_CMP_WORDS = {"le": "up to ", "lt": "less than ", "ge": "at least ", "gt": "more than ", "eq": ""}
+_SYMBOLS = {"USD": "$", "CNY": "¥", "EUR": "€", "GBP": "£", "HKD": "HK$", "TWD": "NT$"}
+_UNIT_NAMES = {"business_day": ("business day", "business days"), "person": ("person", "people"),
+               "times": ("time", "times"), "millisecond": ("ms", "ms")}
+_NO_PLURAL = {"km", "m", "kg", "g", "MB", "GB", "TB"}
+_SCALE_NAMES = ((Decimal("1E12"), "trillion"), (Decimal("1E9"), "billion"), (Decimal("1E6"), "million"))
+
+
+def describe(f: Fact) -> str:
+    """A short human form of the value: "1 to 5 business days", "¥300 per night"."""
+    v = f.value
+    if not isinstance(v, Quantity):
+        return v.iso if f.kind == "date" else f.text  # type: ignore[union-attr]
+    if v.value is not None:
+        amount, plural = _amount(v.value, v), abs(v.value) != 1
+    else:
+        amount, plural = f"{_amount(v.low, v)} to {_amount(v.high, v)}", True  # type: ignore[arg-type]
+    out = ("about " if v.approximate else "") + _CMP_WORDS[v.comparator] + amount
+    if v.unit and v.unit not in ("percent", "percentage_point"):
+        one, many = _UNIT_NAMES.get(v.unit, (v.unit.replace("_", " "), v.unit.replace("_", " ") + "s"))
+        out += " " + (v.unit if v.unit in _NO_PLURAL else many if plural else one)
+    return out + (f" per {v.per}" if v.per else "")
+
+
+def _amount(x: Decimal, q: Quantity) -> str:
+    if q.unit == "percent":
+        return _plain(x) + "%"
+    if q.unit == "percentage_point":
+        return _plain(x) + " percentage points"
+    for size, name in _SCALE_NAMES:
+        if abs(x) >= size:
+            scaled = f"{_plain(x / size)} {name}"
+            return f"{scaled} {q.currency}" if q.currency else scaled
+    if q.currency in _SYMBOLS:
+        return _SYMBOLS[q.currency] + _plain(x)
+    return f"{_plain(x)} {q.currency}" if q.currency else _plain(x)
+
+
+def _plain(x: Decimal) -> str:
+    text = f"{x:,f}"
+    return text.rstrip("0").rstrip(".") if "." in text and x == x.to_integral_value() else text

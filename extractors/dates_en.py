@@ -1,0 +1,155 @@
+"""English and numeric (ISO-style) date/time scanners over `normalise(text)`.
+
+Own regexes rather than dateparser: dateparser fills a missing day or month from its base
+date, which would turn "March 2026" into a day; here each form keeps the precision the
+writer gave it. US-style "03/01/2026" is deliberately not read (day/month order is
+ambiguous in international policy text).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from extractors.dates_common import Cand, valid_day, valid_year
+
+_MONTHS = {
+    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6,
+    "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12,
+}  # fmt: skip
+# "may" and "march" are also verbs: those two need a capital M.
+_MONTH = (
+    r"(?P<mon>(?i:jan(?:uary)?|feb(?:ruary)?|apr(?:il)?|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
+    r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)|M(?i:ar(?:ch)?|ay))\b\.?"
+)
+# A full-width comma becomes "," after normalising, so ",2026" is a list, not thousands:
+# only ",ddd" (exactly three digits) or ".d" continues a number.
+_NUM_END = r"(?!\d|\.\d|,\d{3}(?!\d))"
+
+
+def _year(name: str = "y") -> str:
+    return rf"(?P<{name}>(?:19|20)\d\d|2100){_NUM_END}"
+
+
+_YEAR = _year()
+_ORD = r"(?:st|nd|rd|th)?"
+
+_NUMERIC = re.compile(r"(?<!\d)(?<!\d[./-])(?P<y>\d{4})(?P<s>[-/.])(?P<m>\d{1,2})(?P=s)(?P<d>\d{1,2})(?!\d|[./-]\d)", re.ASCII)
+_NUMERIC_MONTH = re.compile(r"(?<!\d)(?<!\d[./-])(?P<y>\d{4})[-/](?P<m>0[1-9]|1[0-2])(?!\d|[./-]\d)", re.ASCII)
+_DAY_MONTH = re.compile(rf"(?<![\w.])(?P<d>\d{{1,2}}){_ORD}[ ]+(?:of[ ]+)?{_MONTH}(?:,?[ ]+{_YEAR})?\b", re.ASCII)
+_MONTH_DAY = re.compile(rf"\b{_MONTH}[ ]+(?P<d>\d{{1,2}}){_ORD}(?![\d:])\b(?:,?[ ]+{_YEAR}\b)?", re.ASCII)
+_MONTH_YEAR = re.compile(rf"\b{_MONTH},?[ ]+(?:of[ ]+)?{_YEAR}\b", re.ASCII)
+
+_Q_WORDS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+_QUARTER = re.compile(
+    rf"\bQ(?P<q>[1-4])(?:(?:[ ]+|[ ]*,[ ]*)(?:of[ ]+)?(?:FY[ ]?)?{_YEAR})?\b"
+    rf"|\b(?:FY[ ]?)?(?P<y2>(?:19|20)\d\d)[ ]?-?[ ]?Q(?P<q2>[1-4])\b"
+    rf"|(?i:\b(?P<qw>first|second|third|fourth|1st|2nd|3rd|4th)[ -]quarter\b)(?:[ ]+(?:of[ ]+)?{_year('y3')}\b)?",
+    re.ASCII,
+)
+_FY = re.compile(rf"\b(?:FY|(?i:fiscal(?:[ ]+year)?)[ ]+)[ ]?(?:(?P<y>(?:19|20)\d\d)|(?P<yy>\d\d))\b{_NUM_END}", re.ASCII)
+# A bare year only after words that introduce a point in time; "2025 units" or "$2025"
+# are amounts (the number extractor's).
+_YEAR_CUE = re.compile(
+    r"(?i:\b(?:in|since|by|during|until|till|before|after|from|of|through|throughout|year|early|late|mid|end[ ]+of)[ ]+)"
+    rf"(?P<y>(?:19|20)\d\d|2100)\b{_NUM_END}(?![ ]*(?:%|percent|元|yuan|dollars|USD|CNY|EUR))",
+    re.ASCII,
+)
+
+_TIME_24 = re.compile(r"(?<![\d:.])(?P<h>[01]?\d|2[0-4]):(?P<mi>[0-5]\d)(?::[0-5]\d)?(?![\d:])(?:[ ]?(?P<ap>(?i:[ap](?:\.m\b\.?|m\b))))?", re.ASCII)
+_TIME_AMPM = re.compile(r"(?<![\w.:])(?P<h>1[0-2]|0?[1-9])[ ]?(?P<ap>(?i:[ap](?:\.m\b\.?|m\b)))", re.ASCII)
+_NOON = re.compile(r"(?i:\b(?P<w>noon|midday|midnight)\b)", re.ASCII)
+
+_WEEKDAYS = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
+_WD = r"(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)"
+_WEEKDAY_RANGE = re.compile(rf"(?i:\b(?P<a>{_WD})\b\.?[ ]*(?:-|~|to|through|thru|until)[ ]*(?P<b>{_WD})\b\.?)", re.ASCII)
+
+_REL = re.compile(
+    r"(?i:\b(?:(?P<day>today|yesterday|tomorrow|the[ ]+day[ ]+before[ ]+yesterday|the[ ]+day[ ]+after[ ]+tomorrow)"
+    rf"|(?P<dir>last|next|this|coming)[ ]+(?:(?P<unit>month|year|quarter)|(?P<wd>{_WD})))\b)",
+    re.ASCII,
+)
+_REL_DAY = {"today": 0, "yesterday": -1, "tomorrow": 1}
+_DIR = {"last": -1, "next": 1, "coming": 1, "this": 0}
+_CUE = re.compile(r"\d|(?i:today|yesterday|tomorrow|last|next|this|coming|noon|midday|midnight|mon|tue|wed|thu|fri|sat|sun|quarter)", re.ASCII)
+
+
+def en_candidates(n: str) -> Iterator[Cand]:
+    """All English/numeric date candidates in normalised text `n` (may overlap)."""
+    if not _CUE.search(n):
+        return
+    for m in _NUMERIC.finditer(n):
+        y, mo, d = int(m["y"]), int(m["m"]), int(m["d"])
+        if valid_year(y) and valid_day(mo, d):
+            yield Cand(m.start(), m.end(), "day", year=y, month=mo, day=d)
+    for m in _NUMERIC_MONTH.finditer(n):
+        if valid_year(int(m["y"])):
+            yield Cand(m.start(), m.end(), "month", year=int(m["y"]), month=int(m["m"]))
+    for pattern in (_DAY_MONTH, _MONTH_DAY):
+        for m in pattern.finditer(n):
+            mo, d = _MONTHS[m["mon"][:3].lower()], int(m["d"])
+            if valid_day(mo, d):
+                y = int(m["y"]) if m["y"] else None
+                yield Cand(m.start(), m.end(), "day", year=y, month=mo, day=d, need_year=y is None)
+    for m in _MONTH_YEAR.finditer(n):
+        yield Cand(m.start(), m.end(), "month", year=int(m["y"]), month=_MONTHS[m["mon"][:3].lower()])
+    yield from _quarters(n)
+    for m in _FY.finditer(n):
+        y = int(m["y"]) if m["y"] else 2000 + int(m["yy"])
+        yield Cand(m.start(), m.end(), "year", year=y)
+    for m in _YEAR_CUE.finditer(n):
+        yield Cand(m.start("y"), m.end("y"), "year", year=int(m["y"]))
+    yield from _times(n)
+    for m in _WEEKDAY_RANGE.finditer(n):
+        a, b = _WEEKDAYS[m["a"][:3].lower()], _WEEKDAYS[m["b"][:3].lower()]
+        if a != b:
+            yield Cand(m.start(), m.end(), "weekday_range", wd_from=a, wd_to=b)
+    yield from _relative(n)
+
+
+def _quarters(n: str) -> Iterator[Cand]:
+    for m in _QUARTER.finditer(n):
+        q = int(m["q"] or m["q2"] or 0) or _Q_WORDS[m["qw"].lower()]
+        y = m["y"] or m["y2"] or m["y3"]
+        yield Cand(m.start(), m.end(), "quarter", year=int(y) if y else None, quarter=q, need_year=not y)
+
+
+def _times(n: str) -> Iterator[Cand]:
+    for m in _TIME_24.finditer(n):
+        h, mi = int(m["h"]), int(m["mi"])
+        h = _ampm(h, m["ap"]) if m["ap"] else (0 if h == 24 and mi == 0 else h)
+        if h is not None and h <= 23:
+            yield Cand(m.start(), m.end(), "time", hour=h, minute=mi)
+    for m in _TIME_AMPM.finditer(n):
+        h = _ampm(int(m["h"]), m["ap"])
+        if h is not None:
+            yield Cand(m.start(), m.end(), "time", hour=h, minute=0)
+    for m in _NOON.finditer(n):
+        yield Cand(m.start(), m.end(), "time", hour=0 if m["w"].lower() == "midnight" else 12, minute=0)
+
+
+def _ampm(hour: int, marker: str) -> int | None:
+    if not 1 <= hour <= 12:
+        return None
+    pm = marker[0] in "pP"
+    return (hour % 12) + (12 if pm else 0)
+
+
+def _relative(n: str) -> Iterator[Cand]:
+    for m in _REL.finditer(n):
+        if m["day"]:
+            word = " ".join(m["day"].lower().split())
+            offset = _REL_DAY.get(word, -2 if "before" in word else 2)
+            yield Cand(m.start(), m.end(), "day", rel=("day", offset, None))
+            continue
+        direction = _DIR[m["dir"].lower()]
+        if m["unit"]:
+            unit = m["unit"].lower()
+            yield Cand(m.start(), m.end(), unit, rel=(unit, direction, None))
+            continue
+        wd = _WEEKDAYS[m["wd"][:3].lower()]
+        if direction == 0:
+            rel = ("week", 0, wd)
+        else:
+            rel = ("wd_before" if direction < 0 else "wd_after", 0, wd)
+        yield Cand(m.start(), m.end(), "day", rel=rel)

@@ -1,0 +1,310 @@
+"""Number and identifier facts in English and Chinese text.
+
+    extract_numbers("酒店每晚不超过 500 元，退款 1-5 个工作日到账")
+    -> [Fact(kind="number", text="每晚不超过 500 元", value=Quantity(value=500, currency="CNY",
+             per="night", comparator="le")),
+        Fact(kind="number", text="1-5 个工作日", value=Quantity(low=1, high=5, unit="business_day"))]
+
+Span rule: a fact covers the whole expression that states the amount: a leading rate
+word (每晚), comparator or approximation words, currency symbol or code, the number or
+range, scale words, currency word, unit, rate (``per night``, ``/晚``) and trailing
+comparator words (``以内``, ``or more``, ``左右``). Words naming what is measured stay outside
+the span and go into ``Fact.context``.
+
+Choices worth knowing:
+- Identifiers (codes, sections, phones, versions, years in titles) win over quantities.
+- Dates and bare years (1900-2100 with no unit, currency or comparator) are skipped: the
+  date extractor reports them.
+- Chinese numerals count only with a unit, currency or percent (三天, 两千元, 百分之五), since
+  一/十/万 also occur inside ordinary words (统一, 十分, 千万).
+- ``元`` means CNY unless a currency prefix (``新台币``, ``NT$``) says otherwise.
+- Decimals keep the precision that was written: ``$3.2B`` is ``Decimal("3.2E+9")``.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from decimal import Decimal, InvalidOperation
+from functools import lru_cache
+from typing import NamedTuple
+
+from extractors.chinese_numerals import NUMERAL_CHARS, parse_chinese_number
+from extractors.numbers_vocab import (
+    CMP_PREFIX, CMP_SUFFIX, CUR_PREFIX, CUR_SUFFIX, PER_WORDS, SCALES, UNITS, alternation,
+)
+from extractors.numbers_ids import special_spans
+from extractors.schema import Fact, Quantity
+from extractors.text import normalise
+
+__all__ = ["extract_numbers", "context_words"]
+
+_PREFILTER = re.compile(r"[0-9０-９" + NUMERAL_CHARS + "半]")
+_ZH = "[" + NUMERAL_CHARS + "]"
+_CORE = re.compile(
+    r"(?P<pct>百分之(?:[0-9.]+|" + _ZH + r"+(?:点" + _ZH + r"+)?))"
+    r"|(?P<ar>(?<![0-9.,])(?:[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?![0-9]))"
+    r"|(?P<zh>" + _ZH + r"+(?:点" + _ZH + r"+)?)"
+    r"|(?P<half>半)"
+)
+_SP = r"[ \t]{0,2}"
+_APPROX_WORDS = ("about", "around", "approximately", "approx.", "approx", "roughly", "nearly", "almost", "circa",
+                 "~", "约合", "约为", "大约", "大概", "将近", "接近", "约", "近")
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> dict[str, re.Pattern[str]]:
+    en = r"(?![A-Za-z])"
+    return {
+        "prefix": re.compile(
+            r"(?:(?P<per>每(?:" + alternation(PER_WORDS, zh_only=True) + r")))?" + _SP
+            + r"(?:(?P<between>(?<![A-Za-z])between|介于|从)" + _SP + r")?"
+            + r"(?:(?P<cmp>" + alternation(CMP_PREFIX) + r")" + _SP + r")?"
+            + r"(?:(?P<approx>" + alternation(dict.fromkeys(_APPROX_WORDS)) + r")" + _SP + r")?"
+            + r"(?:(?P<cur>" + alternation(CUR_PREFIX) + r")" + _SP + r")?"
+            + r"(?P<neg>(?<![A-Za-z0-9])-)?$",
+            re.IGNORECASE,
+        ),
+        "scale": re.compile(r"[ ]?(?:(?P<w>" + alternation(SCALES) + r")" + en + r"|(?P<c>[万亿千百]+))", re.IGNORECASE),
+        "more": re.compile(r"[ ]?(?:多|余|\+)"),
+        "pct": re.compile(_SP + r"(?:%|‰|(?<![A-Za-z])per ?cent" + en + r"|个百分点|percentage points?|pp" + en + ")", re.IGNORECASE),
+        "cur": re.compile(_SP + r"(?P<c>" + alternation(CUR_SUFFIX) + r")", re.IGNORECASE),
+        "unit": re.compile(_SP + r"(?P<u>" + alternation(UNITS) + r")", re.IGNORECASE),
+        "per": re.compile(
+            _SP + r"(?:/|(?<![A-Za-z])(?:per|a|an|each) |每|一)" + _SP + r"(?P<p>" + alternation(PER_WORDS) + r")"
+            + r"(?![ ]?(?:earlier|ago|before|later|prior))",
+            re.IGNORECASE,
+        ),
+        "csuffix": re.compile(_SP + r"(?P<c>" + alternation(CMP_SUFFIX) + r")", re.IGNORECASE),
+        "approx_suffix": re.compile(_SP + r"(?:左右|上下|or so(?![A-Za-z]))", re.IGNORECASE),
+        "sep": re.compile(r"[ \t]{0,3}(?:(?P<dash>-|~|〜)|(?P<word>to|到|至|and|和|与))[ \t]{0,3}", re.IGNORECASE),
+        "cur_prefix": re.compile(r"(?:" + alternation(CUR_PREFIX) + r")[ ]?", re.IGNORECASE),
+        "letter_cur": re.compile(r"(?:RMB|CNY|USD|EUR|HKD|TWD|NTD|GBP|JPY)$", re.IGNORECASE),
+        "range_end": re.compile(r"[ ]?之间"),
+    }
+
+
+class _Amount(NamedTuple):
+    """One side of an expression: the number with its scale and own currency/unit words."""
+
+    raw: str
+    end: int
+    value: Decimal
+    chinese: bool
+    factor: Decimal | None  # the scale word's multiplier, if one was written
+    currency: str | None
+    unit: str | None
+    more: bool
+
+
+def extract_numbers(text: str) -> list[Fact]:
+    """Number and identifier facts in `text`, sorted by start and non-overlapping."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}")
+    if not _PREFILTER.search(text):
+        return []
+    n = normalise(text)
+    ident_facts, blocked = special_spans(text, n)
+    starts = [s for s, _ in blocked]
+    facts: list[Fact] = list(ident_facts)
+    floor = 0  # no number may reach back before this (end of the previous fact)
+    for m in _CORE.finditer(n):
+        if m.start() < floor:
+            continue
+        i = bisect_right(starts, m.start()) - 1
+        if i >= 0 and blocked[i][1] > m.start():
+            continue
+        lo = max(floor, blocked[i][1] if i >= 0 else 0)
+        hi = blocked[i + 1][0] if i + 1 < len(blocked) else len(n)
+        fact = _quantity(text, n, m, lo, hi)
+        if fact is not None:
+            facts.append(fact)
+            floor = fact.end
+    facts.sort(key=lambda f: f.start)
+    return facts
+
+
+def _amount(n: str, m: re.Match[str], hi: int, has_cur: bool) -> _Amount | None:
+    p = _patterns()
+    raw = m.group(0)
+    chinese = m.group("ar") is None
+    if m.group("half"):
+        value: Decimal | None = Decimal("0.5")
+    elif m.group("pct"):
+        value = parse_chinese_number(raw[3:])
+    elif chinese:
+        value = parse_chinese_number(raw)
+    else:
+        try:
+            value = Decimal(raw.replace(",", ""))
+        except InvalidOperation:
+            value = None
+    if value is None:
+        return None
+    end, factor = m.end(), None
+    s = p["scale"].match(n, end, hi)
+    if s and not m.group("pct"):
+        word = s.group("w")
+        if word and not (word in ("m", "b") and not has_cur):  # "5m" alone is metres
+            factor = SCALES[word.lower()]
+        elif s.group("c") and not chinese:
+            factor = parse_chinese_number("1" + s.group("c"))
+        if factor is not None:
+            value, end = value * factor, s.end()
+    more = p["more"].match(n, end, hi)
+    if more:
+        end = more.end()
+    currency = unit = None
+    if m.group("pct"):
+        unit = "percent"
+    elif pm := p["pct"].match(n, end, hi):
+        point = pm.group(0).strip().lower().startswith(("percentage", "pp", "个"))
+        unit, end = ("percentage_point" if point else "percent"), pm.end()
+    elif cm := p["cur"].match(n, end, hi):
+        currency, end = CUR_SUFFIX[_key(cm.group("c"))], cm.end()
+    if unit is None and (um := p["unit"].match(n, end, hi)):
+        unit, end = UNITS[_key(um.group("u"))], um.end()
+    return _Amount(raw, end, value, chinese, factor, currency, unit, bool(more))
+
+
+def _key(word: str) -> str:
+    return " ".join(word.lower().split())
+
+
+def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | None:
+    start = m.start()
+    if _inside_word_or_ordinal(n, lo, start):
+        return None
+    pre = _prefix(n, lo, start)
+    cur_prefix = CUR_PREFIX[_key(pre.group("cur"))] if pre and pre.group("cur") else None
+    left = _amount(n, m, hi, cur_prefix is not None)
+    if left is None:
+        return None
+    right = _range_end(n, left, hi, bool(pre and pre.group("between")), cur_prefix is not None)
+    last = right or left
+    value, low, high = (None, _range_low(left, right), right.value) if right else (left.value, None, None)
+    unit, currency = last.unit or left.unit, cur_prefix or last.currency or left.currency
+    end, per, comparator = last.end, None, None
+    approx = bool(pre and pre.group("approx"))
+    p = _patterns()
+    if pre and pre.group("per"):
+        per = PER_WORDS[_key(pre.group("per")[1:])]
+    if (pm := p["per"].match(n, end, hi)) and (pm.group(0).strip()[0] in "/每pPeE" or currency or unit):
+        per, end = PER_WORDS[_key(pm.group("p"))], pm.end()  # "a night" needs an amount with a unit
+    if pre and pre.group("cmp"):
+        comparator = CMP_PREFIX[_key(pre.group("cmp"))]
+    if cm := p["csuffix"].match(n, end, hi):
+        comparator, end = comparator or CMP_SUFFIX[_key(cm.group("c"))], cm.end()
+    elif last.more:
+        comparator = comparator or "gt"  # "300多人", "10,000+"
+    if am := p["approx_suffix"].match(n, end, hi):
+        approx, end = True, am.end()
+    if right and (between_end := p["range_end"].match(n, end, hi)):
+        end = between_end.end()
+    bare = unit is None and currency is None and comparator is None and per is None and not approx
+    if left.chinese and (unit or currency or per) is None:
+        return None  # 统一, 十分, 千万: Chinese numerals need a unit to count
+    if bare and _is_bare_year(m.group(0)) and (right is None or _is_bare_year(right.raw)):
+        return None  # a year (or year range): the date extractor's job
+    if n.startswith("一次性", start):
+        return None
+    span_start = start
+    if pre:
+        used = [g for g in ("per", "between", "cmp", "approx", "cur", "neg") if pre.group(g)]
+        if right is None and "between" in used:
+            used.remove("between")  # "between 2" without "and 4" is not a range
+        span_start = min((pre.start(g) for g in used), default=start)
+        if pre.group("neg"):
+            value, low = (-value if value is not None else None), (-low if low is not None else None)
+    q = Quantity(value=value, low=low, high=high, unit=unit, currency=currency, per=per,
+                 comparator=comparator or "eq", approximate=approx)
+    return Fact(kind="number", text=text[span_start:end], start=span_start, end=end, value=q,
+                context=context_words(n, span_start, end, lo))
+
+
+def _inside_word_or_ordinal(n: str, lo: int, start: int) -> bool:
+    """"mp3", "第3天", "No. 5" are not amounts; "RMB300" is."""
+    before = n[max(lo, start - 4):start]
+    if before.endswith(("第", "第 ", "#")) or before.lower().endswith(("no.", "no. ")):
+        return True
+    if before and before[-1].isascii() and before[-1].isalpha():
+        return not _patterns()["letter_cur"].search(before)
+    return False
+
+
+def _prefix(n: str, lo: int, start: int) -> re.Match[str] | None:
+    i = start - 1
+    while i >= lo and n[i] in " \t":
+        i -= 1
+    if i < lo or n[i].lower() not in _prefix_last_chars():
+        return None  # cheap exit: most numbers have no prefix word
+    return _patterns()["prefix"].search(n, max(lo, start - 40), start)
+
+
+@lru_cache(maxsize=1)
+def _prefix_last_chars() -> frozenset[str]:
+    words = [*CMP_PREFIX, *CUR_PREFIX, *PER_WORDS, *_APPROX_WORDS, "between", "介于", "从", "-"]
+    return frozenset(w[-1].lower() for w in words)
+
+
+def _range_end(n: str, left: _Amount, hi: int, between: bool, has_cur: bool) -> _Amount | None:
+    """The upper end of ``1-5``, ``1 to 5``, ``500 至 600``, ``between 2 and 4``, or None."""
+    p = _patterns()
+    sep = p["sep"].match(n, left.end, hi)
+    if not sep or not (sep.group("dash") or sep.group("word").lower() in ("to", "到", "至") or between):
+        return None
+    pos = sep.end()
+    if rcur := p["cur_prefix"].match(n, pos, hi):
+        pos = rcur.end()
+    rm = _CORE.match(n, pos, hi)
+    right = _amount(n, rm, hi, has_cur or rcur is not None) if rm else None
+    if right is None or (left.unit, left.currency) not in ((None, None), (right.unit, right.currency)):
+        return None  # "5% to 1,000 units" is two facts
+    return right if _range_low(left, right) <= right.value else None
+
+
+def _range_low(left: _Amount, right: _Amount | None) -> Decimal:
+    if right is not None and left.factor is None and right.factor is not None:
+        if left.value * right.factor <= right.value:
+            return left.value * right.factor  # "3-5万": the scale word covers both ends
+    return left.value
+
+
+def _is_bare_year(raw: str) -> bool:
+    return len(raw) == 4 and raw.isdigit() and 1900 <= int(raw) <= 2100
+
+
+_CLAUSE_ENDS = "。；;！？!?\n"
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]+|[\u3400-\u9fff]+")
+_EN_STOP = frozenset(
+    "the a an is are was were be been being of for to in on at by with within and or as it its this that these "
+    "those our your their we you they will can may must should shall up per each every all any no not more less "
+    "than about around between over under from into after before has have had do does total which who is will get gets "
+    "got paid pay costs cost set capped limited reached grew rose fell increased decreased up down only just "
+    "also still now new".split()
+)
+_ZH_STOP = re.compile(r"[的了是为在和与及或每个将会可须需应被由对于从到至约共达等其该此本我您你他她它们也都就不超过多少最高低以内上下左右大近元将已按后前给请]+")
+
+
+def context_words(n: str, start: int, end: int, lo: int = 0) -> str:
+    """Slot words before the fact in its clause (after it when nothing precedes), normalised."""
+    left = n[max(lo, start - 40):start]
+    words = _slot_words(left[max(left.rfind(c) for c in _CLAUSE_ENDS) + 1:])[-3:]
+    if not words:
+        right = n[end:end + 30]
+        cut = min((i for i in (right.find(c) for c in _CLAUSE_ENDS) if i >= 0), default=len(right))
+        words = _slot_words(right[:cut])[:2]
+    return " ".join(words)
+
+
+def _slot_words(s: str) -> list[str]:
+    out: list[str] = []
+    for w in _WORD.finditer(s):
+        word = w.group(0)
+        if word.isascii():
+            word = word.lower()
+            if word not in _EN_STOP:
+                out.append(word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word)
+        else:
+            out.extend(piece for piece in _ZH_STOP.split(word) if len(piece) >= 2)
+    return out

@@ -1,0 +1,133 @@
+"""Word lists for the number extractor: surface form (lower-case, normalised) -> canonical value.
+
+Chinese entries are in Simplified script because the extractor scans ``normalise``d text.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import Mapping
+
+
+def _expand(groups: Mapping[str, tuple[str, ...]]) -> dict[str, str]:
+    return {surface: canonical for canonical, surfaces in groups.items() for surface in surfaces}
+
+
+def alternation(words: Mapping[str, object], zh_only: bool = False) -> str:
+    """Regex alternation, longest first; Latin words must not run into further letters."""
+    parts = []
+    for w in sorted(words, key=len, reverse=True):
+        latin = w[-1].isascii() and w[-1].isalpha()
+        if zh_only and w.isascii():
+            continue
+        body = re.escape(w).replace(r"\ ", r"\s+")
+        if w[0].isascii() and w[0].isalpha():
+            body = r"(?<![A-Za-z])" + body
+        parts.append(body + (r"(?![A-Za-z])" if latin else ""))
+    return "|".join(parts)
+
+
+UNITS = _expand(
+    {
+        "business_day": ("business days", "business day", "working days", "working day", "work days",
+                         "workdays", "个工作日", "工作日", "个工作天", "工作天"),
+        "day": ("calendar days", "calendar day", "days", "day", "个自然日", "自然日", "天", "日"),
+        "hour": ("hours", "hour", "hrs", "hr", "h", "个小时", "小时", "个钟头", "钟头"),
+        "minute": ("minutes", "minute", "mins", "min", "分钟"),
+        "second": ("seconds", "second", "secs", "sec", "秒钟", "秒"),
+        "millisecond": ("milliseconds", "ms", "毫秒"),
+        "week": ("weeks", "week", "个星期", "个礼拜", "星期", "周"),
+        "month": ("months", "month", "个月"),
+        "year": ("years", "year", "yrs", "年"),
+        "night": ("nights", "night", "晚", "夜", "间夜"),
+        "km": ("kilometres", "kilometers", "kilometre", "kilometer", "km", "公里", "千米"),
+        "m": ("metres", "meters", "metre", "meter", "m", "米"),
+        "kg": ("kilograms", "kilogram", "kg", "公斤", "千克"),
+        "g": ("grams", "gram", "g", "克"),
+        "GB": ("gb",), "MB": ("mb",), "TB": ("tb",),
+        "device": ("devices", "device", "台"),
+        "person": ("people", "persons", "person", "employees", "employee", "staff", "users", "user",
+                   "人", "名", "位"),
+        "seat": ("seats", "seat", "licenses", "licences", "license", "licence", "个席位", "席位"),
+        "times": ("times", "次"),
+        "multiple": ("倍",),
+        "item": ("items", "件"),
+    }
+)
+
+PER_WORDS = _expand(
+    {
+        "night": ("night", "间夜", "晚", "夜"),
+        "person": ("person", "head", "employee", "人", "位"),
+        "month": ("month", "mo", "月"),
+        "year": ("year", "annum", "yr", "年"),
+        "day": ("day", "天", "日"),
+        "hour": ("hour", "hr", "h", "小时"),
+        "week": ("week", "周"),
+        "user": ("user", "seat", "用户"),
+        "device": ("device", "台"),
+        "trip": ("trip", "次"),
+        "order": ("order", "单", "笔"),
+        "km": ("km", "公里"),
+        "kg": ("kg", "公斤"),
+    }
+)
+
+CUR_PREFIX = _expand(
+    {
+        "USD": ("us$", "$", "usd"),
+        "HKD": ("hk$", "hkd", "港币", "港元"),
+        "TWD": ("nt$", "ntd", "twd", "新台币", "台币"),
+        "SGD": ("s$", "sgd"),
+        "AUD": ("a$", "aud"),
+        "CAD": ("c$", "cad"),
+        "CNY": ("¥", "￥", "rmb", "cny", "人民币"),
+        "EUR": ("€", "eur"),
+        "GBP": ("£", "gbp"),
+        "JPY": ("jpy", "日元"),
+    }
+)
+
+CUR_SUFFIX = _expand(
+    {
+        "USD": ("us dollars", "dollars", "dollar", "usd", "美元", "美金"),
+        "CNY": ("元人民币", "人民币", "yuan", "rmb", "cny", "块钱", "块", "元"),
+        "EUR": ("euros", "euro", "eur", "欧元"),
+        "GBP": ("pounds", "gbp", "英镑"),
+        "HKD": ("hkd", "港元", "港币"),
+        "TWD": ("twd", "ntd", "新台币", "台币"),
+        "JPY": ("jpy", "yen", "日元"),
+    }
+)
+
+SCALES = {
+    "thousand": Decimal("1E3"), "k": Decimal("1E3"),
+    "million": Decimal("1E6"), "mn": Decimal("1E6"), "mln": Decimal("1E6"), "m": Decimal("1E6"),
+    "billion": Decimal("1E9"), "bn": Decimal("1E9"), "b": Decimal("1E9"),
+    "trillion": Decimal("1E12"), "tn": Decimal("1E12"),
+}
+
+CMP_PREFIX = _expand(
+    {
+        "le": ("up to", "at most", "no more than", "not more than", "not exceeding", "not to exceed",
+               "a maximum of", "maximum of", "maximum", "max.", "max", "capped at", "limited to", "within",
+               "<=", "≤", "不超过", "不得超过", "不高于", "不多于", "最多", "最高", "至多", "上限为", "上限",
+               "封顶", "未超过"),
+        "ge": ("at least", "no less than", "not less than", "no fewer than", "a minimum of", "minimum of",
+               "minimum", "min.", ">=", "≥", "不少于", "不低于", "不得少于", "不得低于", "至少", "最少", "最低",
+               "起码"),
+        "lt": ("less than", "fewer than", "under", "below", "<", "低于", "少于", "不到", "不足", "未满"),
+        "gt": ("more than", "over", "above", "exceeding", "greater than", "in excess of", ">", "超过",
+               "高于", "多于", "大于", "超出", "逾"),
+    }
+)
+
+CMP_SUFFIX = _expand(
+    {
+        "le": ("or less", "or fewer", "or below", "or under", "max", "at most", "以内", "以下", "之内", "内",
+               "封顶", "为限"),
+        "ge": ("or more", "or above", "or greater", "and above", "and up", "at least", "minimum", "或以上",
+               "及以上", "以上", "起"),
+    }
+)

@@ -1,0 +1,63 @@
+"""Content tokens for lexical matching: English words and Chinese character n-grams.
+
+Used by candidate selection and by the lexical baseline scorer, so both see text the same
+way. Chinese has no spaces, so it is matched on character bigrams (plus single characters
+for one-character words); Traditional text is folded to Simplified first.
+"""
+
+from __future__ import annotations
+
+import re
+
+from extractors.text import normalise
+
+_WORD = re.compile(r"[a-z0-9]+(?:[.,][0-9]+)*|[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+
+# Function words carry no evidence; dropping them keeps recall about content.
+_EN_STOP = frozenset(
+    """a an the and or but if of to in on at by for with from as is are was were be been being this that
+    these those it its it's their there they them he she his her we our you your i me my do does did done
+    have has had having will would can could should may might must shall not no yes so than then too very
+    which who whom whose what when where why how also just only into onto about over under up down out
+    per each any all some such other more most own same both either neither nor s t""".split()
+)
+_ZH_STOP = frozenset("的了是在和与及或也就都而且并把被对于为以其之个这那有")
+
+
+def _stem(word: str) -> str:
+    # A light suffix strip: enough for "refunds"/"refund", "policies"/"policy", "processed"/"process".
+    if len(word) <= 3 or word[-1].isdigit():
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith("sses"):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    for suffix in ("ing", "ed"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def content_tokens(text: str) -> list[str]:
+    """Lower-cased, stemmed English content words and Chinese character bigrams, in order."""
+    tokens: list[str] = []
+    for match in _WORD.finditer(normalise(text).lower()):
+        piece = match.group()
+        if piece[0] >= "\u3400":
+            chars = [c for c in piece if c not in _ZH_STOP]
+            if len(chars) == 1:
+                tokens.append(chars[0])
+            tokens.extend(a + b for a, b in zip(chars, chars[1:]))
+        elif piece not in _EN_STOP:
+            tokens.append(_stem(piece))
+    return tokens
+
+
+def token_recall(claim: str, evidence: str) -> float:
+    """Share of the claim's distinct content tokens that also occur in the evidence."""
+    wanted = set(content_tokens(claim))
+    if not wanted:
+        return 0.0
+    return len(wanted & set(content_tokens(evidence))) / len(wanted)

@@ -1,0 +1,71 @@
+"""Claim splitting against hand-written expected claim lists, plus focused behaviours."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from extractors import Analyzer, split_claims
+
+_CASES = [
+    json.loads(line)
+    for line in (Path(__file__).parent.parent / "data/fixtures/claims.jsonl").read_text("utf-8").splitlines()
+    if line.strip()
+]
+
+
+@pytest.fixture(scope="module")
+def analyzer() -> Analyzer:
+    return Analyzer()
+
+
+def test_fixture_is_large_and_half_chinese() -> None:
+    assert len(_CASES) >= 64
+    assert sum(c["lang"].startswith("zh") for c in _CASES) * 2 >= len(_CASES)
+    assert any(c["lang"] == "zh-Hant" for c in _CASES)
+
+
+@pytest.mark.parametrize("case", _CASES, ids=[c["id"] for c in _CASES])
+def test_claims_match_expected_list(analyzer: Analyzer, case: dict) -> None:
+    answer = case["answer"]
+    claims = split_claims(answer, analyzer=analyzer)
+    got = [(c.source_text, c.text, list(c.citations), c.hedged) for c in claims]
+    want = [(e["span"], e["text"], e["citations"], e.get("hedged", False)) for e in case["claims"]]
+    assert got == want
+    for claim in claims:
+        assert answer[claim.start : claim.end] == claim.source_text
+
+
+def test_claim_facts_are_inside_the_claim_span(analyzer: Analyzer) -> None:
+    answer = "Revenue grew 12.5% and reached $3.2B in Q3 2025 [1]."
+    first, second = split_claims(answer, analyzer=analyzer)
+    assert [f.text for f in first.facts] == ["12.5%"]
+    assert {f.kind for f in second.facts} >= {"number", "date"}
+    assert all(second.start <= f.start and f.end <= second.end for f in second.facts)
+
+
+def test_full_width_and_nbsp_offsets_hold(analyzer: Analyzer) -> None:
+    answer = "退款将在\u00a0１-５ 个工作日内到账［1］。Refunds take ５ days."
+    for claim in split_claims(answer, analyzer=analyzer):
+        assert answer[claim.start : claim.end] == claim.source_text
+        for fact in claim.facts:
+            assert answer[fact.start : fact.end] == fact.text
+
+
+def test_only_non_claims_gives_nothing(analyzer: Analyzer) -> None:
+    answer = "Hi! Thanks for reaching out. Please provide your order number. 您好！请提供合同编号。如有其他问题请随时联系。"
+    assert split_claims(answer, analyzer=analyzer) == []
+
+
+def test_crlf_and_emoji_do_not_shift_offsets(analyzer: Analyzer) -> None:
+    answer = "😀 Refunds take 5 days [1].\r\n年假为 10 天。"
+    claims = split_claims(answer, analyzer=analyzer)
+    assert [c.source_text for c in claims] == ["Refunds take 5 days", "年假为 10 天"]
+    assert claims[0].citations == ("1",)
+
+
+def test_analyzer_is_required(analyzer: Analyzer) -> None:
+    with pytest.raises(TypeError, match="analyzer must be an Analyzer"):
+        split_claims("Refunds take 5 days.", analyzer=None)  # type: ignore[arg-type]

@@ -1,0 +1,162 @@
+"""Date/time extraction against hand-labelled policy, finance, HR and support text, plus
+date comparison and offsets under odd Unicode."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from extractors.dates import compare_dates, extract_dates
+from extractors.schema import DateValue
+
+FIXTURES = Path(__file__).resolve().parent.parent / "data" / "fixtures" / "extraction" / "dates.jsonl"
+CASES = [json.loads(line) for line in FIXTURES.read_text(encoding="utf-8").splitlines() if line.strip()]
+AS_OF = dt.date(2026, 11, 30)  # a Monday
+
+
+def test_fixture_corpus_shape():
+    assert len(CASES) >= 110
+    chinese = sum(case["lang"] in ("zh-Hans", "zh-Hant") for case in CASES)
+    assert chinese / len(CASES) >= 0.45
+    assert {"zh-Hant", "mixed"} <= {case["lang"] for case in CASES}
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_labelled_case(case):
+    as_of = dt.date.fromisoformat(case["as_of"]) if case["as_of"] else None
+    text = case["text"]
+    facts = extract_dates(text, as_of=as_of)
+    got = [(f.text, f.value.granularity, f.value.iso) for f in facts]
+    assert len(facts) == len(case["expect"]), got
+    for fact, exp in zip(facts, case["expect"]):
+        assert fact.kind == "date"
+        assert text[fact.start : fact.end] == fact.text == exp["text"]
+        assert fact.start == exp.get("start", text.index(exp["text"]))
+        value = fact.value
+        assert (value.granularity, value.iso, value.relative) == (exp["granularity"], exp["iso"], exp["relative"]), got
+        for field in ("year", "quarter", "month", "day", "hour", "minute", "weekday_from", "weekday_to"):
+            if field in exp:
+                assert getattr(value, field) == exp[field], field
+
+
+def _v(iso_text: str) -> DateValue:
+    """The single date in a short text, to keep compare tests readable."""
+    (fact,) = extract_dates(iso_text, as_of=AS_OF)
+    return fact.value
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        ("2026年3月1日", "1 March 2026", "equal"),
+        ("二〇二六年三月一日", "2026-03-01", "equal"),
+        ("Q3 2025", "2025年第三季度", "equal"),
+        ("March 2026", "2026-03-15", "compatible"),
+        ("2026-03-15", "March 2026", "compatible"),
+        ("in 2026", "Q3 2026", "compatible"),
+        ("Q1 2026", "2026-02", "compatible"),
+        ("Q1 2026", "2026-04", "different"),
+        ("2026年3月", "2026年4月", "different"),
+        ("1 March 2026", "2 March 2026", "different"),
+        ("2025 年", "in 2026", "different"),
+        ("2026-03-01T17:30", "2026年3月1日", "compatible"),
+        ("2026-03-01T17:30", "2026年3月1日下午五点半", "equal"),
+        ("2026-03-01T17:30", "2026年3月1日下午5点", "different"),
+        ("17:30", "下午五点半", "equal"),
+        ("17:30", "5 pm", "different"),
+        ("17:30", "2026-03-01T17:30", "compatible"),
+        ("17:30", "2026-03-01", "different"),
+        ("Mon-Fri", "周一至周五", "equal"),
+        ("Monday to Friday", "Tue-Thu", "compatible"),
+        ("Mon-Fri", "周六到周日", "different"),
+        ("上周五", "last Friday", "equal"),
+        ("下个月", "December 2026", "equal"),
+    ],
+)
+def test_compare_dates(a, b, expected):
+    assert compare_dates(_v(a), _v(b)) == expected
+    assert compare_dates(_v(b), _v(a)) == expected
+
+
+def test_compare_weekday_range_with_a_date():
+    weekdays = _v("Mon-Fri")
+    assert compare_dates(weekdays, _v("2026-12-02")) == "compatible"  # a Wednesday
+    assert compare_dates(weekdays, _v("2026-03-01")) == "different"  # a Sunday
+    assert compare_dates(weekdays, _v("March 2026")) == "different"
+
+
+def test_compare_yearless_and_unresolved_dates():
+    (yearless,) = extract_dates("3月1日")
+    assert yearless.value.year is None
+    assert compare_dates(yearless.value, _v("2026-03-01")) == "compatible"
+    assert compare_dates(yearless.value, _v("2026-03-02")) == "different"
+    (yesterday,) = extract_dates("昨天")
+    (also_yesterday,) = extract_dates("yesterday")
+    (tomorrow,) = extract_dates("tomorrow")
+    assert compare_dates(yesterday.value, also_yesterday.value) == "equal"
+    assert compare_dates(yesterday.value, tomorrow.value) == "compatible"
+
+
+def test_fullwidth_digits_keep_original_offsets():
+    text = "生效日期：２０２６年３月１日，時間１７：３０。"
+    facts = extract_dates(text)
+    assert [f.text for f in facts] == ["２０２６年３月１日", "１７：３０"]
+    assert [f.value.iso for f in facts] == ["2026-03-01", "17:30"]
+    assert all(text[f.start : f.end] == f.text for f in facts)
+
+
+def test_crlf_nbsp_and_emoji_keep_offsets():
+    text = "🎉🎉 Deadline:\r\n31\u00a0December\u00a02026 😀 then\u202fQ1\u00a02027\r\n"
+    facts = extract_dates(text)
+    assert [f.value.iso for f in facts] == ["2026-12-31", "2027-Q1"]
+    assert [text[f.start : f.end] for f in facts] == ["31\u00a0December\u00a02026", "Q1\u00a02027"]
+
+
+def test_relative_words_without_as_of_keep_only_what_is_known():
+    facts = extract_dates("下周一和next month")
+    assert [(f.value.iso, f.value.relative, f.value.year) for f in facts] == [
+        ("rel:week+1:mon", True, None),
+        ("rel:month+1", True, None),
+    ]
+
+
+def test_datetime_as_of_is_accepted():
+    (fact,) = extract_dates("yesterday", as_of=dt.datetime(2026, 11, 30, 23, 59))
+    assert fact.value.iso == "2026-11-29"
+
+
+def test_bad_input():
+    assert extract_dates("") == []
+    assert extract_dates("   \n\t") == []
+    with pytest.raises(TypeError, match="text"):
+        extract_dates(None)  # type: ignore[arg-type]
+
+
+def test_results_are_sorted_and_non_overlapping():
+    text = "2026年3月1日至3月15日（周一至周五 9:00-18:00），Q3 2025 vs 2025年第三季度；last Friday 上周五。" * 3
+    facts = extract_dates(text, as_of=AS_OF)
+    assert len(facts) == 3 * 9
+    for left, right in zip(facts, facts[1:]):
+        assert left.end <= right.start
+
+
+_ALPHABET = st.sampled_from(
+    list("0123456789年月日号点半周至到-/:季度第上下本去今明天 \u00a0\u3000\r\n２０１３：")
+    + ["March ", "Q3 ", "FY", "last Friday", "Mon-Fri", "p.m.", "下午", "二〇", "😀", "週", "點", "2026", "12:30"]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_ALPHABET, max_size=30).map("".join))
+def test_offsets_round_trip_on_random_text(text):
+    facts = extract_dates(text, as_of=AS_OF)
+    previous_end = 0
+    for fact in facts:
+        assert text[fact.start : fact.end] == fact.text
+        assert fact.start >= previous_end
+        previous_end = fact.end

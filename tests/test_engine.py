@@ -1,0 +1,197 @@
+"""The engine end to end, on the lexical baseline (fast, deterministic) and a tiny real model."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from pydantic import ValidationError
+
+from conftest import build_tiny_nli
+from verifier import Verifier, VerifyRequest
+
+REFUND_SOURCE = {
+    "id": "1",
+    "text": "Refund policy. Once the returned item arrives, we issue the refund within 1 to 5 business days. "
+            "The refund is credited to the original payment method. Shipping takes 7 days.",
+    "metadata": {"status": "active"},
+}
+
+
+@pytest.fixture(scope="module")
+def lexical(analyzer):
+    return Verifier("lexical", analyzer=analyzer)
+
+
+def _check_offsets(request: dict, report) -> None:
+    answer = request["answer"]
+    texts = {s["id"]: s["text"] for s in request["sources"]}
+    for claim in report.claims:
+        assert 0 <= claim.start < claim.end <= len(answer)
+        for fact in claim.facts:
+            assert answer[fact.start : fact.end] == fact.text
+        for ev in claim.evidence:
+            assert texts[ev.source_id][ev.start : ev.end] == ev.text
+
+
+def test_supported_answer_goes_out(lexical):
+    request = {"answer": "We issue the refund within 1-5 business days.", "sources": [REFUND_SOURCE]}
+    report = lexical.verify_request(request)
+    assert [c.label for c in report.claims] == ["supported"]
+    assert report.claims[0].facts[0].status == "matched"
+    assert report.decision.action == "answer"
+    assert report.coverage.supported_ratio == 1.0
+    assert report.model.name == "lexical-recall"
+    _check_offsets(request, report)
+
+
+def test_number_mismatch_is_contradicted_with_both_values(lexical):
+    request = {"answer": "We issue the refund within 7 business days [1].", "sources": [REFUND_SOURCE]}
+    report = lexical.verify_request(request)
+    claim = report.claims[0]
+    assert claim.label == "contradicted"
+    assert claim.citations == ["1"]
+    fact = next(f for f in claim.facts if f.kind == "number")
+    assert fact.status == "mismatched"
+    assert "7 business days" in fact.text
+    assert "1 to 5" in fact.evidence_text
+    assert "7" in claim.reason and "1" in claim.reason and "5" in claim.reason
+    assert report.decision.action == "abstain"
+    _check_offsets(request, report)
+
+
+def test_chinese_mismatch_reason_is_in_chinese(lexical):
+    request = {
+        "answer": "退货入库后，退款将在 7 个工作日内退回原支付账户。",
+        "sources": [{"id": "1", "text": "退货商品入库后，我们将在 1-5 个工作日内完成退款，款项原路退回至原支付账户。"}],
+    }
+    report = lexical.verify_request(request)
+    assert report.language == "zh-Hans"
+    contradicted = [c for c in report.claims if c.label == "contradicted"]
+    assert contradicted, [c.model_dump() for c in report.claims]
+    assert contradicted[0].reason.startswith("答案说")
+    assert report.decision.action == "abstain"
+    _check_offsets(request, report)
+
+
+def test_empty_answer_abstains_with_reason(lexical):
+    report = lexical.verify("   ", [REFUND_SOURCE])
+    assert report.claims == []
+    assert report.decision.action == "abstain"
+    assert report.decision.reason
+
+
+def test_no_sources_leaves_every_claim_unsupported(lexical):
+    report = lexical.verify("Refunds take 5 business days. Shipping is free.", [])
+    assert len(report.claims) == 2
+    assert {c.label for c in report.claims} == {"unsupported"}
+    assert report.decision.action == "abstain"
+
+
+@pytest.mark.parametrize(
+    "request_data, field",
+    [
+        ({"answer": "x", "sources": [{"id": "a", "text": "t"}, {"id": "a", "text": "u"}]}, "duplicate"),
+        ({"answer": "x", "sources": [{"id": "a"}]}, "text"),
+        ({"answer": 42, "sources": []}, "answer"),
+        ({"answer": "x", "sources": [{"id": "a", "text": "t", "metadata": {"status": "old"}}]}, "status"),
+        ({"answer": "x", "context": {"as_of": "yesterday"}}, "as_of"),
+    ],
+)
+def test_bad_input_names_the_field(request_data, field):
+    with pytest.raises(ValidationError) as err:
+        VerifyRequest.model_validate(request_data)
+    assert field in str(err.value)
+
+
+def test_one_megabyte_source_is_read_to_the_end(lexical):
+    filler = "The cafeteria opens at the usual hour and serves lunch to staff. " * 16_000
+    source = {"id": "big", "text": filler + "Hotel stays are reimbursed up to $250 per night in Shanghai."}
+    assert len(source["text"]) > 1_000_000
+    report = lexical.verify("Hotel stays are reimbursed up to $250 per night in Shanghai.", [source])
+    claim = report.claims[0]
+    assert claim.label == "supported"
+    assert claim.evidence[0].start > 1_000_000
+
+
+def test_superseded_evidence_is_not_current(lexical):
+    sources = [{"id": "old", "text": "Refunds are issued within 7 business days.",
+                "metadata": {"status": "superseded"}}]
+    report = lexical.verify("Refunds are issued within 7 business days.", sources)
+    claim = report.claims[0]
+    assert claim.label == "unsupported"
+    assert "old" in claim.reason and "superseded" in claim.reason
+    assert claim.evidence and claim.evidence[0].current is False
+    assert report.decision.action == "abstain"
+
+
+def test_conflicting_active_sources_are_shown_not_resolved(lexical):
+    sources = [
+        {"id": "A", "text": "Refunds are issued within 5 business days."},
+        {"id": "B", "text": "Refunds are issued within 10 business days."},
+    ]
+    report = lexical.verify("Refunds are issued within 5 business days.", sources)
+    assert report.claims[0].label != "supported"
+    assert report.conflicts
+    conflict = report.conflicts[0]
+    assert {conflict.source_a, conflict.source_b} == {"A", "B"}
+    assert conflict.winner is None
+    assert report.decision.action != "answer"
+
+
+def test_newer_source_wins_and_says_why(lexical):
+    sources = [
+        {"id": "v2025", "text": "Refunds are issued within 10 business days.",
+         "metadata": {"status": "superseded"}},
+        {"id": "v2026", "text": "Refunds are issued within 5 business days.", "metadata": {"status": "active"}},
+    ]
+    report = lexical.verify("Refunds are issued within 5 business days.", sources)
+    assert report.claims[0].label == "supported"
+    assert report.conflicts and report.conflicts[0].winner == "v2026"
+    assert "superseded" in report.conflicts[0].issue
+
+
+def test_batch_equals_one_by_one(lexical):
+    requests = [
+        {"id": "a", "answer": "We issue the refund within 1-5 business days.", "sources": [REFUND_SOURCE]},
+        {"id": "b", "answer": "Shipping takes 9 days.", "sources": [REFUND_SOURCE]},
+    ]
+    batch = lexical.verify_batch(requests)
+    single = [lexical.verify_request(r) for r in requests]
+    strip = lambda r: {k: v for k, v in r.model_dump().items() if k != "timing_ms"}  # noqa: E731
+    assert [strip(r) for r in batch] == [strip(r) for r in single]
+    assert [r.id for r in batch] == ["a", "b"]
+
+
+def test_real_transformers_model_through_the_engine(tmp_path, analyzer):
+    folder = build_tiny_nli(tmp_path / "nli", {0: "entailment", 1: "neutral", 2: "contradiction"})
+    verifier = Verifier(str(folder), device="cpu", analyzer=analyzer)
+    request = {"answer": "We issue the refund within 1-5 business days.", "sources": [REFUND_SOURCE]}
+    report = verifier.verify_request(request)
+    assert report.model.name == "nli"
+    assert len(report.claims) == 1 and report.claims[0].evidence
+    _check_offsets(request, report)
+    # The tiny model is random; the fact check still agrees with the source.
+    assert report.claims[0].facts[0].status == "matched"
+
+
+def test_cli_check_and_audit(tmp_path, capsys):
+    from verifier.cli import main
+
+    request = {"id": "r1", "answer": "We issue the refund within 7 business days.", "sources": [REFUND_SOURCE]}
+    path = tmp_path / "req.json"
+    path.write_text(json.dumps(request), encoding="utf-8")
+    assert main(["check", str(path), "--model", "lexical"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["id"] == "r1" and report["decision"]["action"] == "abstain"
+
+    lines = tmp_path / "in.jsonl"
+    lines.write_text(json.dumps(request) + "\n{not json\n" + json.dumps({"id": "r3", "answer": 5}) + "\n",
+                     encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    assert main(["audit", str(lines), "-o", str(out), "--model", "lexical", "--no-progress"]) == 1
+    records = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
+    assert len(records) == 3
+    assert records[0]["id"] == "r1" and "claims" in records[0]
+    assert records[1]["line"] == 2 and "not valid JSON" in records[1]["error"]
+    assert records[2]["line"] == 3 and "answer" in records[2]["error"]

@@ -1,0 +1,161 @@
+"""Number and identifier extraction: labelled fixture cases plus targeted unit tests."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from extractors.chinese_numerals import parse_chinese_number
+from extractors.numbers import extract_numbers
+from extractors.schema import IdentifierValue, Quantity
+
+FIXTURES = Path(__file__).resolve().parents[1] / "data" / "fixtures" / "extraction" / "numbers.jsonl"
+CASES = [json.loads(line) for line in FIXTURES.read_text(encoding="utf-8").splitlines() if line.strip()]
+_DECIMAL_FIELDS = ("value", "low", "high")
+_PLAIN_FIELDS = ("unit", "currency", "per", "comparator", "approximate")
+
+
+def test_fixture_corpus_size_and_language_mix():
+    assert len(CASES) >= 140
+    chinese = [c for c in CASES if c["lang"] in ("zh-Hans", "zh-Hant", "mixed")]
+    assert len(chinese) / len(CASES) >= 0.45
+    assert {c["lang"] for c in CASES} == {"en", "zh-Hans", "zh-Hant", "mixed"}
+    assert len({c["id"] for c in CASES}) == len(CASES)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_fixture_case(case):
+    text = case["text"]
+    facts = extract_numbers(text)
+    assert [(f.kind, f.text) for f in facts] == [(e["kind"], e["text"]) for e in case["expect"]]
+    for fact, exp in zip(facts, case["expect"]):
+        assert fact.start == exp.get("start", text.index(exp["text"]))
+        assert text[fact.start : fact.end] == fact.text
+        if exp["kind"] == "identifier":
+            assert isinstance(fact.value, IdentifierValue)
+            assert fact.value.scheme == exp["scheme"]
+            if "key" in exp:
+                assert fact.value.key == exp["key"]
+            continue
+        q = fact.value
+        assert isinstance(q, Quantity)
+        for name in _DECIMAL_FIELDS:
+            if name in exp:
+                got = getattr(q, name)
+                want = exp[name]
+                assert (got is None) if want is None else got == Decimal(want), (name, got, want)
+        for name in _PLAIN_FIELDS:
+            if name in exp:
+                assert getattr(q, name) == exp[name], name
+        if "unit" not in exp:
+            assert q.unit is None
+        if "currency" not in exp:
+            assert q.currency is None
+        if "comparator" not in exp:
+            assert q.comparator == "eq"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("三百", "300"), ("两千", "2000"), ("兩千", "2000"), ("三十二亿", "3200000000"), ("三十二億", "3200000000"),
+        ("一万五千", "15000"), ("一萬五千", "15000"), ("一万五", "15000"), ("三百五", "350"), ("一千零五", "1005"),
+        ("十二", "12"), ("十", "10"), ("零点五", "0.5"), ("十二点五", "12.5"), ("3.2万", "32000"), ("32亿", "3200000000"),
+        ("1.5千万", "15000000"), ("二〇二六", "2026"), ("贰佰", "200"), ("壹仟零捌", "1008"), ("一亿五千万", "150000000"),
+        ("三万亿", "3000000000000"), ("一百零八", "108"), ("五十", "50"),
+    ],
+)
+def test_parse_chinese_number(text, value):
+    assert parse_chinese_number(text) == Decimal(value)
+
+
+@pytest.mark.parametrize("text", ["", "万", "百", "万一", "千万", "点五", "三点", "abc"])
+def test_parse_chinese_number_rejects_words(text):
+    assert parse_chinese_number(text) is None
+
+
+def test_precision_is_kept_in_the_exponent():
+    (fact,) = extract_numbers("revenue of $3.2 billion")
+    assert fact.value.value == Decimal("3200000000")
+    assert fact.value.value.as_tuple().exponent == 8  # stated to 0.1 billion
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["统一处理", "十分重要", "千万不要迟到", "一些员工", "万一出错", "一次性付款", "周一至周五", "In 2024 we grew", "2024-2025 plan",
+     "on 2026-03-01", "2026年3月1日", "三月一日", "下午五点半", "at 9:30 am", "Q3 2025", "第三季度", "每月15日发薪"],
+)
+def test_words_dates_and_years_are_not_numbers(text):
+    assert extract_numbers(text) == []
+
+
+def test_year_with_currency_is_an_amount():
+    (fact,) = extract_numbers("The fee is 2000 元")
+    assert fact.value.value == Decimal(2000) and fact.value.currency == "CNY"
+
+
+def test_fullwidth_nbsp_crlf_offsets():
+    text = "费用：６００元\r\n上限\u00a0US$\u00a0300\u00a0per\u00a0night"
+    facts = extract_numbers(text)
+    assert [f.text for f in facts] == ["６００元", "上限\u00a0US$\u00a0300\u00a0per\u00a0night"]
+    assert facts[1].value.per == "night" and facts[1].value.currency == "USD"
+    assert facts[1].value.comparator == "le"
+    for f in facts:
+        assert text[f.start : f.end] == f.text
+
+
+def test_context_names_the_slot():
+    facts = extract_numbers("Hotel stays are capped at $300 per night; refunds take 5 business days.")
+    assert "hotel" in facts[0].context.split()
+    assert "refund" in facts[1].context.split()
+    zh = extract_numbers("酒店住宿每晚不超过500元，退款3个工作日到账")
+    assert "酒店住宿" in zh[0].context and "退款" in zh[1].context
+
+
+def test_traditional_context_is_simplified():
+    (fact,) = extract_numbers("退款金額不超過 500 元")
+    assert "退款金额" in fact.context
+
+
+def test_output_is_sorted_and_non_overlapping():
+    text = "E7782 报错后 3 天内退款 300 元，详见第4.2条，客服 400-820-8820。"
+    facts = extract_numbers(text)
+    assert [f.kind for f in facts] == ["identifier", "number", "number", "identifier", "identifier"]
+    for a, b in zip(facts, facts[1:]):
+        assert a.end <= b.start
+
+
+def test_rejects_non_string():
+    with pytest.raises(TypeError, match="text"):
+        extract_numbers(None)  # type: ignore[arg-type]
+
+
+def test_empty_and_digitless_text():
+    assert extract_numbers("") == []
+    assert extract_numbers("   \n ") == []
+    assert extract_numbers("no numbers here") == []
+
+
+def test_long_text_is_handled():
+    text = "退款 1-5 个工作日到账，hotel up to $300 per night. " * 2000
+    facts = extract_numbers(text)
+    assert len(facts) == 4000
+
+
+_ALPHABET = st.sampled_from(list("0123456789０１２３ .,-~%$¥元万亿千百十一二两三五点至到天晚人个工作日\u00a0\r\n🎉Ab第条《》年月E/"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_ALPHABET, max_size=40).map("".join))
+def test_offsets_round_trip_on_random_text(text):
+    facts = extract_numbers(text)
+    for f in facts:
+        assert text[f.start : f.end] == f.text
+        assert f.start < f.end
+    for a, b in zip(facts, facts[1:]):
+        assert a.end <= b.start

@@ -1,0 +1,120 @@
+"""One-sentence reasons in the answer's language (English, Simplified or Traditional Chinese)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import opencc
+
+TEMPLATES: dict[str, dict[str, str]] = {
+    "en": {
+        "supported": "Source {source} supports this: \u201c{quote}\u201d.",
+        "supported_hedged": "Source {source} supports this (the claim is hedged): \u201c{quote}\u201d.",
+        "fact_mismatch": "The answer says {claim_value}, source {source} says {source_value}.",
+        "nli_contradiction": "Source {source} contradicts this: \u201c{quote}\u201d.",
+        "fact_missing": "{facts} not found in the evidence; source {source} supports the rest.",
+        "partial": "Source {source} only partly supports this.",
+        "unsupported": "No source supports this claim.",
+        "no_sources": "No sources were given, so nothing supports this claim.",
+        "not_current": "Only source {source} ({why}) says this; it is not current evidence.",
+        "conflict": "Active sources disagree on this: {detail}.",
+        # decisions
+        "empty_answer": "The answer contains no checkable claims.",
+        "all_supported": "All {n} claims are supported by the sources.",
+        "some_supported": "{supported} of {n} claims are supported; the rest are not.",
+        "none_supported": "None of the {n} claims is supported by the sources.",
+        "contradicted": "Claim {claim} contradicts the sources: {reason}",
+        "conflict_reason": "Sources {a} and {b} disagree on {slot}: {values}.",
+        "conflict_resolved": "Sources {a} and {b} disagree on {slot} ({values}); {winner} is current and wins.",
+        "superseded_only": "Only sources that are not current support {claims}.",
+        "permission_denied": "The asker may not see these sources, so a person has to answer.",
+        "retrieval_failed": "Retrieval failed, so nothing could be checked.",
+        "missing_slots": "The question does not say: {slots}.",
+        "requires_approval": "This answer needs approval before it goes out.",
+        "risk_partial": "Risk level is {risk}: a partly supported answer is not sent.",
+        "risk_unsupported": "Risk level is {risk}: unsupported claims are not allowed.",
+        "no_rule_matched": "No policy rule matched, so the answer is held back.",
+        "claim_detail": "{claim} ({label}): {reason}",
+        # user-facing messages
+        "user_rewrite_gap": "Other points in the draft could not be confirmed in the retrieved documents and were left out.",
+        "user_clarify": "To answer accurately I need a little more information. {questions}",
+        "user_clarify_why": "The answer depends on it.",
+        "user_abstain": "I could not confirm this from the current documents: {what}. Please check the latest official documents or contact support.",
+        "user_abstain_empty": "I could not find an answer in the current documents. Please rephrase the question or contact support.",
+        "user_handoff": "I am passing your question to {team}, who will get back to you with a confirmed answer.",
+        "slot_question": "Could you tell me the {slot}?",
+    },
+    "zh": {
+        "supported": "来源 {source} 支持此说法：\u201c{quote}\u201d。",
+        "supported_hedged": "来源 {source} 支持此说法（说法带有限定语）：\u201c{quote}\u201d。",
+        "fact_mismatch": "答案说 {claim_value}，来源 {source} 说 {source_value}。",
+        "nli_contradiction": "来源 {source} 与此说法矛盾：\u201c{quote}\u201d。",
+        "fact_missing": "证据中没有找到{facts}；来源 {source} 支持其余部分。",
+        "partial": "来源 {source} 只部分支持此说法。",
+        "unsupported": "没有来源支持此说法。",
+        "no_sources": "没有提供来源，无法支持此说法。",
+        "not_current": "只有来源 {source}（{why}）这样说，它不是现行依据。",
+        "conflict": "现行来源之间存在冲突：{detail}。",
+        "empty_answer": "答案中没有可核查的说法。",
+        "all_supported": "全部 {n} 条说法都有来源支持。",
+        "some_supported": "{n} 条说法中有 {supported} 条有来源支持，其余没有。",
+        "none_supported": "{n} 条说法都没有来源支持。",
+        "contradicted": "说法 {claim} 与来源矛盾：{reason}",
+        "conflict_reason": "来源 {a} 与 {b} 在 {slot} 上不一致：{values}。",
+        "conflict_resolved": "来源 {a} 与 {b} 在 {slot} 上不一致（{values}）；{winner} 为现行版本，以其为准。",
+        "superseded_only": "只有非现行来源支持 {claims}。",
+        "permission_denied": "提问者无权查看这些资料，需由人工回答。",
+        "retrieval_failed": "检索失败，无法核查。",
+        "missing_slots": "问题中缺少：{slots}。",
+        "requires_approval": "此回答需经审批后才能发出。",
+        "risk_partial": "风险等级为 {risk}：部分有依据的回答不予发出。",
+        "risk_unsupported": "风险等级为 {risk}：不允许出现无依据的说法。",
+        "no_rule_matched": "没有匹配的策略规则，回答暂不发出。",
+        "claim_detail": "{claim}（{label}）：{reason}",
+        "user_rewrite_gap": "草稿中的其他内容未在检索到的资料中找到依据，已删去。",
+        "user_clarify": "为了准确回答，还需要您补充一些信息。{questions}",
+        "user_clarify_why": "答案取决于这一点。",
+        "user_abstain": "根据现有资料，无法确认以下内容：{what}。请查阅最新的官方文件或联系客服。",
+        "user_abstain_empty": "在现有资料中没有找到答案。请换个问法或联系客服。",
+        "user_handoff": "您的问题已转交{team}，确认后会尽快答复您。",
+        "slot_question": "请问您的{slot}是什么？",
+    },
+}
+
+LABELS = {
+    "en": {"supported": "supported", "partial": "partial", "unsupported": "unsupported",
+           "contradicted": "contradicted"},
+    "zh": {"supported": "有依据", "partial": "部分有依据", "unsupported": "无依据", "contradicted": "与来源矛盾"},
+}
+
+WHY_NOT_CURRENT = {
+    "en": {"superseded": "superseded", "draft": "a draft", "not yet in force": "not yet in force", "expired": "expired"},
+    "zh": {"superseded": "已被取代", "draft": "草稿", "not yet in force": "尚未生效", "expired": "已失效"},
+}
+
+
+def family(language: str) -> str:
+    return "zh" if language.startswith("zh") else "en"
+
+
+@lru_cache(maxsize=1)
+def _s2t() -> opencc.OpenCC:
+    return opencc.OpenCC("s2t")
+
+
+def message(language: str, key: str, **values: object) -> str:
+    """The template `key` in the answer's language, filled in; Traditional answers get Traditional text."""
+    fam = family(language)
+    if "why" in values:
+        values["why"] = WHY_NOT_CURRENT[fam].get(str(values["why"]), values["why"])
+    template = TEMPLATES[fam][key]
+    if language == "zh-Hant":
+        # Convert the fixed wording only: quoted evidence and values stay as the sources wrote them.
+        template = _s2t().convert(template)
+        values = {k: _s2t().convert(v) if k == "why" else v for k, v in values.items()}
+    return template.format(**values)
+
+
+def quote(text: str, limit: int = 120) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"

@@ -1,0 +1,259 @@
+"""`Verifier(...).verify(answer, sources)`: the one entry point.
+
+Verification runs in three phases so that model calls can be batched across answers (in
+`verify_batch`, the HTTP service's micro-batcher and audits):
+
+1. `prepare`: split claims, segment sources, pick candidate spans (CPU, no model);
+2. `pairs` -> one `model.predict` call over many answers;
+3. `finish`: fact checks, labels, coverage and the decision.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
+
+from extractors import Analyzer, Claim, detect_language, split_claims
+from models import NLIModel, NLIScores, Pair, load_model
+from verifier.cache import VerifierCache, content_hash
+from verifier.candidates import Candidate, SpanIndex
+from verifier.conflicts import claim_conflicts, unresolved
+from verifier.decide import decide
+from verifier.decision_log import DecisionLog
+from verifier.factcheck import check_facts
+from verifier.handoff import handoff_package
+from verifier.messages import family, message
+from verifier.policy import Policy, load_policy
+from verifier.schema import Context, Coverage, ModelInfo, Report, Source, VerifyRequest
+from verifier.segment import SegmentedSource, segment_source
+from verifier.verdict import ScoredCandidate, Thresholds, label_claim
+
+
+@dataclass
+class PreparedAnswer:
+    request: VerifyRequest
+    language: str
+    claims: list[Claim]
+    sources: list[SegmentedSource]
+    candidates: list[list[Candidate]]
+    timing_ms: dict[str, float] = field(default_factory=dict)
+
+    def pairs(self) -> list[Pair]:
+        return [(c.span.text, claim.text) for claim, cands in zip(self.claims, self.candidates) for c in cands]
+
+
+def _ms(since: float) -> float:
+    return round((time.perf_counter() - since) * 1000, 3)
+
+
+class Verifier:
+    """Checks draft answers against their sources and says whether they may go out."""
+
+    def __init__(
+        self,
+        model: str | NLIModel = "default",
+        *,
+        device: str = "auto",
+        thresholds: Thresholds | None = None,
+        analyzer: Analyzer | None = None,
+        models_file: str | None = None,
+        batch_size: int | None = None,
+        cache: VerifierCache | None = None,
+        policy: str | Policy = "default",
+        decision_log: DecisionLog | None = None,
+    ) -> None:
+        self.model: NLIModel = (
+            load_model(model, device=device, models_file=models_file, batch_size=batch_size)
+            if isinstance(model, str)
+            else model
+        )
+        self.policy = policy if isinstance(policy, Policy) else load_policy(policy)
+        # Explicit thresholds win over the policy's (e.g. while calibrating).
+        self.thresholds = thresholds or self.policy.thresholds
+        self.decision_log = decision_log
+        self.analyzer = analyzer or Analyzer()
+        self.cache = cache  # None: nothing is kept between calls
+        # The asyncio engine (micro-batcher) behind `averify` and the HTTP service; made on first use.
+        self.async_engine: Any = None
+
+    # -- public API ---------------------------------------------------------------------
+
+    def verify(
+        self,
+        answer: str,
+        sources: Sequence[Source | Mapping[str, Any]] = (),
+        *,
+        question: str | None = None,
+        context: Context | Mapping[str, Any] | None = None,
+        id: str | None = None,
+    ) -> Report:
+        return self.verify_request(_request(answer, sources, question, context, id))
+
+    async def averify(
+        self,
+        answer: str,
+        sources: Sequence[Source | Mapping[str, Any]] = (),
+        *,
+        question: str | None = None,
+        context: Context | Mapping[str, Any] | None = None,
+        id: str | None = None,
+        timeout_ms: int | None = None,
+    ) -> Report:
+        """`verify` for asyncio apps: the model call is batched with concurrent callers (and with the
+        HTTP service when it runs on this loop). Past `timeout_ms` the report is an explicit abstain
+        ("verification timed out"); an internal error gives an abstain carrying an error id."""
+        from verifier.service.engine import engine_for
+
+        return await engine_for(self).verify(_request(answer, sources, question, context, id), timeout_ms)
+
+    def verify_request(self, request: VerifyRequest | Mapping[str, Any]) -> Report:
+        return self.verify_batch([request])[0]
+
+    def verify_batch(self, requests: Iterable[VerifyRequest | Mapping[str, Any]]) -> list[Report]:
+        """Verify many answers with one batched model call over all their pairs."""
+        prepared = [self.prepare(r) for r in requests]
+        started = time.perf_counter()
+        scores = self.score([p.pairs() for p in prepared])
+        model_ms = _ms(started)
+        total_pairs = sum(len(s) for s in scores) or 1
+        reports = []
+        for p, s in zip(prepared, scores):
+            # Each answer is charged its share of the shared model call.
+            p.timing_ms["model"] = round(model_ms * len(s) / total_pairs, 3)
+            reports.append(self.finish(p, s))
+        return reports
+
+    # -- phases ---------------------------------------------------------------------------
+
+    def prepare(self, request: VerifyRequest | Mapping[str, Any]) -> PreparedAnswer:
+        started = time.perf_counter()
+        if not isinstance(request, VerifyRequest):
+            request = VerifyRequest.model_validate(request)
+        as_of = request.context.as_of
+        language = detect_language(request.answer)
+        t = time.perf_counter()
+        claims = self._claims(request.answer, as_of)
+        timing = {"claims": _ms(t)}
+        t = time.perf_counter()
+        sources = [self._segment(s, as_of) for s in self._in_scope(request)]
+        timing["segment"] = _ms(t)
+        t = time.perf_counter()
+        index = SpanIndex(sources)
+        candidates = [index.candidates(c) for c in claims]
+        timing["candidates"] = _ms(t)
+        timing["prepare"] = _ms(started)
+        return PreparedAnswer(request, language, claims, sources, candidates, timing)
+
+    def score(self, pair_lists: Sequence[Sequence[Pair]]) -> list[list[NLIScores]]:
+        """One model call for the pairs of many answers; identical or cached pairs are scored once."""
+        known: dict[Pair, NLIScores] = {}
+        todo: dict[Pair, None] = {}
+        for pairs in pair_lists:
+            for pair in pairs:
+                if pair in known or pair in todo:
+                    continue
+                cached = self.cache.scores.get(content_hash(*pair)) if self.cache else None
+                if cached is None:
+                    todo[pair] = None
+                else:
+                    known[pair] = cached
+        if todo:
+            for pair, scores in zip(todo, self.model.predict(list(todo))):
+                known[pair] = scores
+                if self.cache:
+                    self.cache.scores.put(content_hash(*pair), scores)
+        return [[known[pair] for pair in pairs] for pairs in pair_lists]
+
+    def finish(self, prepared: PreparedAnswer, scores: Sequence[NLIScores]) -> Report:
+        started = time.perf_counter()
+        request, language = prepared.request, prepared.language
+        claim_reports, conflicts = [], []
+        position = 0
+        for i, (claim, cands) in enumerate(zip(prepared.claims, prepared.candidates)):
+            scored = []
+            for cand in cands:
+                seg = prepared.sources[cand.source_index]
+                scored.append(ScoredCandidate(cand, scores[position], seg.current, seg.not_current_because))
+                position += 1
+            claim_id = f"c{i + 1}"
+            current_cands = [s.candidate for s in scored if s.current]
+            facts = check_facts(claim, current_cands, min_relevance=self.thresholds.relevance)
+            report = label_claim(claim_id, claim, scored, facts, self.thresholds, language,
+                                 has_sources=bool(prepared.sources))
+            found = claim_conflicts(claim_id, claim, scored, prepared.sources, self.thresholds)
+            open_conflicts = unresolved(found)
+            if open_conflicts and report.label == "supported":
+                # Resting on sources that disagree: show both sides, never call it supported.
+                c = open_conflicts[0]
+                report = report.model_copy(update={"label": "partial", "reason": message(
+                    language, "conflict_reason", a=c.source_a, b=c.source_b, slot=c.slot,
+                    values=" / ".join(c.values))})
+            conflicts.extend(found)
+            claim_reports.append(report)
+        coverage = _coverage(claim_reports)
+        decision = decide(self.policy, claim_reports, coverage, conflicts, request, language)
+        timing = dict(prepared.timing_ms)
+        timing["verdict"] = _ms(started)
+        timing["total"] = round(sum(timing[k] for k in ("prepare", "model", "verdict") if k in timing), 3)
+        result = Report(
+            id=request.id,
+            language=language,
+            claims=claim_reports,
+            coverage=coverage,
+            conflicts=conflicts,
+            decision=decision,
+            model=ModelInfo(name=self.model.name, revision=self.model.revision),
+            timing_ms=timing,
+        )
+        if decision.action == "handoff":
+            team = self.policy.handoff_team.get(family(language), self.policy.handoff_team["en"])
+            result.decision.handoff = handoff_package(request, result, team)
+        if self.decision_log is not None:
+            self.decision_log.write(request, result)
+        return result
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def _claims(self, answer: str, as_of) -> list[Claim]:
+        if self.cache is None:
+            return split_claims(answer, analyzer=self.analyzer, as_of=as_of)
+        key = content_hash(answer, as_of)
+        claims = self.cache.claims.get(key)
+        if claims is None:
+            claims = split_claims(answer, analyzer=self.analyzer, as_of=as_of)
+            self.cache.claims.put(key, claims)
+        return claims
+
+    def _segment(self, source: Source, as_of) -> SegmentedSource:
+        if self.cache is None:
+            return segment_source(source, as_of)
+        key = content_hash(source.id, source.text, source.metadata.model_dump_json(), as_of)
+        segmented = self.cache.segments.get(key)
+        if segmented is None:
+            segmented = segment_source(source, as_of)
+            self.cache.segments.put(key, segmented)
+        return segmented
+
+    @staticmethod
+    def _in_scope(request: VerifyRequest) -> list[Source]:
+        """Sources meant for this asker: with `context.scope`, scoped sources must share a scope."""
+        wanted = set(request.context.scope or ())
+        if not wanted:
+            return list(request.sources)
+        return [s for s in request.sources if not s.metadata.scope or wanted & set(s.metadata.scope)]
+
+
+def _request(answer: str, sources: Sequence[Source | Mapping[str, Any]], question: str | None,
+             context: Context | Mapping[str, Any] | None, id: str | None) -> VerifyRequest:
+    return VerifyRequest.model_validate(
+        {"id": id, "question": question, "answer": answer, "sources": list(sources),
+         "context": context if context is not None else {}}
+    )
+
+
+def _coverage(claims: list) -> Coverage:
+    counts = {label: sum(1 for c in claims if c.label == label)
+              for label in ("supported", "partial", "unsupported", "contradicted")}
+    n = len(claims)
+    return Coverage(claims=n, **counts, supported_ratio=round(counts["supported"] / n, 4) if n else 0.0)

@@ -1,0 +1,126 @@
+"""Claim labels from model probabilities and fact checks; thresholds live in one config."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from extractors import Claim
+from extractors.compare import describe
+from models.base import NLIScores
+from verifier.candidates import Candidate
+from verifier.factcheck import FactResult
+from verifier.messages import message, quote
+from verifier.schema import ClaimReport, Evidence, Label
+
+
+class Thresholds(BaseModel):
+    """Every number the verdict depends on. Calibration writes these into a policy file."""
+
+    model_config = ConfigDict(extra="forbid")
+    support: float = Field(0.5, ge=0, le=1, description="P(entailment) at or above which a span supports a claim")
+    partial: float = Field(0.3, ge=0, le=1, description="P(entailment) at or above which a claim is partly supported")
+    contradict: float = Field(0.6, ge=0, le=1, description="P(contradiction) at or above which a span contradicts")
+    relevance: float = Field(0.35, ge=0, le=1, description="lexical relevance a span needs before its facts "
+                             "or its contradiction count against a claim")
+    max_evidence: int = Field(3, ge=1, description="evidence spans reported per claim")
+
+
+@dataclass(frozen=True)
+class ScoredCandidate:
+    candidate: Candidate
+    scores: NLIScores
+    current: bool
+    not_current_because: str | None
+
+
+def label_claim(
+    claim_id: str,
+    claim: Claim,
+    scored: list[ScoredCandidate],
+    facts: list[FactResult],
+    thresholds: Thresholds,
+    language: str,
+    has_sources: bool = True,
+) -> ClaimReport:
+    current = [s for s in scored if s.current]
+    best = max(current, key=lambda s: s.scores.entailment, default=None)
+    best_any = max(scored, key=lambda s: s.scores.entailment, default=None)
+    relevant = [s for s in current if s.candidate.relevance >= thresholds.relevance]
+    contra = max(relevant, key=lambda s: s.scores.contradiction, default=None)
+    mismatched = [f for f in facts if f.status == "mismatched"]
+    missing = [f for f in facts if f.status == "missing"]
+    entail = best.scores.entailment if best else 0.0
+
+    label: Label
+    if mismatched:
+        first = mismatched[0]
+        label, score = "contradicted", max(0.9, contra.scores.contradiction if contra else 0.0)
+        reason = message(language, "fact_mismatch", claim_value=describe(first.fact),
+                         source_value=describe(first.evidence) if first.evidence else first.evidence_text,
+                         source=first.source_id)
+    elif best and entail >= thresholds.support and not missing:
+        label, score = "supported", entail
+        key = "supported_hedged" if claim.hedged else "supported"
+        reason = message(language, key, source=best.candidate.span.source_id, quote=quote(best.candidate.span.text))
+    elif contra and contra.scores.contradiction >= thresholds.contradict:
+        label, score = "contradicted", contra.scores.contradiction
+        reason = message(language, "nli_contradiction", source=contra.candidate.span.source_id,
+                         quote=quote(contra.candidate.span.text))
+    elif best and entail >= thresholds.support:
+        label, score = "partial", entail
+        reason = message(language, "fact_missing", facts=", ".join(f.fact.text for f in missing),
+                         source=best.candidate.span.source_id)
+    elif best and entail >= thresholds.partial:
+        label, score = "partial", entail
+        reason = message(language, "partial", source=best.candidate.span.source_id)
+    else:
+        label, score = "unsupported", 1.0 - entail
+        stale = best_any if best_any and not best_any.current else None
+        if stale and stale.scores.entailment >= thresholds.support:
+            reason = message(language, "not_current", source=stale.candidate.span.source_id,
+                             why=stale.not_current_because)
+        else:
+            reason = message(language, "unsupported" if has_sources else "no_sources")
+
+    return ClaimReport(
+        id=claim_id,
+        text=claim.text,
+        start=claim.start,
+        end=claim.end,
+        label=label,
+        score=round(float(score), 4),
+        reason=reason,
+        citations=list(claim.citations),
+        hedged=claim.hedged,
+        facts=[f.to_report() for f in facts],
+        evidence=_evidence(scored, label, thresholds),
+    )
+
+
+def _evidence(scored: list[ScoredCandidate], label: Label, thresholds: Thresholds) -> list[Evidence]:
+    def relation(s: ScoredCandidate) -> str:
+        if s.current and s.scores.entailment >= thresholds.support:
+            return "supports"
+        if s.scores.contradiction >= thresholds.contradict and s.candidate.relevance >= thresholds.relevance:
+            return "contradicts"
+        return "related"
+
+    def strength(s: ScoredCandidate) -> float:
+        return s.scores.contradiction if label == "contradicted" else s.scores.entailment
+
+    ranked = sorted(scored, key=lambda s: (-strength(s), -s.candidate.relevance, s.candidate.span.start))
+    out, seen = [], set()
+    for s in ranked:
+        span = s.candidate.span
+        key = (span.source_id, span.start, span.end)
+        if key in seen:
+            continue
+        seen.add(key)
+        rel = relation(s)
+        out.append(Evidence(source_id=span.source_id, start=span.start, end=span.end, text=span.text,
+                            relation=rel, score=round(float(strength(s)), 4), current=s.current))
+        if len(out) >= thresholds.max_evidence:
+            break
+    return out
