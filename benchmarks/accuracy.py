@@ -77,7 +77,8 @@ class Runner:
                              progress=progress, failures=failures)
         seconds = time.perf_counter() - started
         info = {"seconds": round(seconds, 1), "model_seconds": round(self.timed.seconds, 1),
-                "pairs_scored": self.timed.pairs, "answers": len(requests), "failures": len(failures),
+                "pairs_scored": self.timed.pairs, "answers": len(requests),
+                "failures": len({f.split(": ", 1)[0] for f in failures}),  # once per row, not per variant
                 "failure_examples": failures[:3]}
         return reports, info
 

@@ -148,12 +148,15 @@ def run(n: int, model: str, seed: int, workdir: Path) -> dict:
         peak = max(peak, _peak_rss_mb(proc.pid))
         done = json.loads(ckpt.read_text()).get("lines", 0) if ckpt.exists() else 0
         if done >= kill_after:
+            time.sleep(rng.uniform(0, 2))  # land anywhere between two checkpoints, mid-write included
             os.kill(proc.pid, signal.SIGKILL)
             break
         time.sleep(0.2)
     proc.wait()
     killed_at = json.loads(ckpt.read_text())["lines"] if ckpt.exists() else 0
-    print(f"session 1: SIGKILL after {killed_at} committed lines (target {kill_after}); "
+    with out.open("rb") as fh:
+        written = sum(1 for _ in fh)
+    print(f"session 1: SIGKILL with {killed_at} lines committed and {written} written (target {kill_after}); "
           f"peak RSS {peak:.0f} MB; exit {proc.returncode}")
 
     # Second session: same command, resumes.
@@ -174,7 +177,8 @@ def run(n: int, model: str, seed: int, workdir: Path) -> dict:
     expected = list(range(1, lines + 1))
     exactly_once = numbers == expected
     stats.update(peak_rss_mb_observed=round(max(peak, stats["peak_rss_mb"]), 1), exactly_once=exactly_once,
-                 killed_after_lines=killed_at, output_lines=len(numbers))
+                 killed_with_committed_lines=killed_at, killed_with_written_lines=written,
+                 output_lines=len(numbers))
     return stats
 
 

@@ -9,9 +9,11 @@ spaCy/LAC pipelines and is created once by its owner (the Verifier) and passed i
 """
 
 from extractors.claims import split_claims
+from extractors.compare import compare_facts, same_slot
 from extractors.dates import extract_dates
 from extractors.entities import extract_entities
 from extractors.facts import extract_facts
+from extractors.language import detect_language
 from extractors.nlp import Analyzer
 from extractors.numbers import extract_numbers
 from extractors.schema import (
@@ -42,15 +44,3 @@ __all__ = [
     "same_slot",
     "split_claims",
 ]
-
-_LATER = {"detect_language": "extractors.language", "same_slot": "extractors.compare", "compare_facts": "extractors.compare"}
-
-
-def __getattr__(name: str):
-    # language.py and compare.py are imported on first use so that importing the package
-    # stays cheap and does not depend on their import order.
-    if name in _LATER:
-        import importlib
-
-        return getattr(importlib.import_module(_LATER[name]), name)
-    raise AttributeError(f"module 'extractors' has no attribute {name!r}")

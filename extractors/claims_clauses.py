@@ -225,7 +225,8 @@ def zh_parts(doc: Doc, offset: int, norm: str, original: str) -> list[Part]:
             if not subject:
                 parts[-1] = Part(parts[-1].start, group[-1].end, parts[-1].prefix)
                 continue
-            own_modal = p["own_modal"].match(norm, core.core, core.end)
+            # A modal or negation near the start of the clause replaces the carried one.
+            own_modal = any(p["own_modal"].match(norm, i, core.end) for i in range(core.core, min(core.core + 4, core.end)))
             prefix = subject if own_modal else subject + modal
         if _own_subject(core):
             subject, modal = _zh_subject(core, norm, original)

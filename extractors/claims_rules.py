@@ -53,6 +53,7 @@ def patterns() -> dict[str, re.Pattern[str]]:
         ),
         "bullet": re.compile(r"\s*(?:[-*•·]\s+|\d{1,2}[.)]\s+|\d{1,2}、|[（(]\d{1,2}[)）]\s*|#{1,6}\s+|\*\*|__)"),
         "question": re.compile(r"[?]\s*$|吗\s*$"),
+        "abbrev_end": re.compile(r"(?:\b[A-Za-z]\.[A-Za-z]|\b(?:Inc|Ltd|Co|Corp|etc|approx))\.$"),
         # Trailing text to drop from a claim span: terminal punctuation, markdown, spaces.
         "tail": re.compile(r"[\s.!。…:*_;；,，、]+$"),
     }
@@ -93,7 +94,12 @@ def trim_span(norm: str, start: int, end: int) -> tuple[int, int]:
             end, changed = last.start(), True
         m = p["tail"].search(norm, start, end)
         if m is not None and m.start() < end:
-            end, changed = m.start(), True
+            cut = m.start()
+            # Keep the dot of an abbreviation ("5 p.m.", "Acme Inc.").
+            if norm[cut] == "." and p["abbrev_end"].search(norm, start, cut + 1):
+                cut += 1
+            if cut < end:
+                end, changed = cut, True
     return start, max(start, end)
 
 

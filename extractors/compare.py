@@ -39,7 +39,7 @@ _CONVERT: dict[str, tuple[str, Decimal]] = {
     "percent": ("percent", Decimal(1)), "percentage_point": ("percent", Decimal(1)),
 }
 # Dimensions that can fill the same slot even though they do not convert exactly.
-_SLOT = {"time": "duration", "month": "duration", "business_day": "duration"}
+_SLOT = {"time": "duration", "month": "duration", "business_day": "duration", "business_hour": "duration"}
 _ENTITY_FAMILY = {"GPE": "place", "LOC": "place", "CODE": "product", "PRODUCT": "product"}
 _APPROX_REL = Decimal("0.1")
 
@@ -72,7 +72,8 @@ def same_slot(a: Fact, b: Fact) -> bool:
     qa, qb = a.value, b.value
     assert isinstance(qa, Quantity) and isinstance(qb, Quantity)
     da, db = _dimension(qa), _dimension(qb)
-    if _clash(_SLOT.get(da or "", da), _SLOT.get(db or "", db)) or _clash(qa.per, qb.per) or _clash(qa.currency, qb.currency):
+    # Currencies may differ within one slot (that is a contradiction to report); rates may not.
+    if _clash(_SLOT.get(da or "", da), _SLOT.get(db or "", db)) or _clash(qa.per, qb.per):
         return False
     overlap = _context_overlap(a.context, b.context)
     if (da is None) != (db is None):
@@ -153,19 +154,23 @@ def _ulp(v: Decimal) -> Decimal:
     return Decimal(1).scaleb(v.as_tuple().exponent)  # type: ignore[arg-type]
 
 
+def _bound(q: Quantity) -> str:
+    # "1-5 个工作日内": a range already states its limits; 内 adds nothing.
+    return q.comparator if q.value is not None else "eq"
+
+
 def _compare_scaled(qa: Quantity, fa: Decimal, qb: Quantity, fb: Decimal) -> Comparison:
     (alo, ahi), (blo, bhi) = _interval(qa, fa), _interval(qb, fb)
-    if qa.comparator == qb.comparator and alo == blo and ahi == bhi:
+    ca, cb = _bound(qa), _bound(qb)
+    if ca == cb and alo == blo and ahi == bhi:
         return "equal"
-    if qa.comparator != "eq" and qb.comparator != "eq":
+    if ca != "eq" and cb != "eq":
         return "different"
     tol = _tolerance(qa, fa) + _tolerance(qb, fb)
-    if qa.comparator != "eq" or qb.comparator != "eq":
-        bound, other = (qa, qb) if qa.comparator != "eq" else (qb, qa)
-        limit = bound.value * (fa if bound is qa else fb)  # type: ignore[operator]
-        lo, hi = (blo, bhi) if bound is qa else (alo, ahi)
+    if ca != "eq" or cb != "eq":
+        cmp, limit, (lo, hi) = (ca, alo, (blo, bhi)) if ca != "eq" else (cb, blo, (alo, ahi))
         ok = {"le": hi <= limit + tol, "lt": hi < limit + tol, "ge": lo >= limit - tol, "gt": lo > limit - tol}
-        return "compatible" if ok[bound.comparator] else "different"
+        return "compatible" if ok[cmp] else "different"
     if qa.value is not None and qb.value is not None:
         diff = abs(alo - blo)
         ua, ub = _ulp(qa.value) * fa, _ulp(qb.value) * fb

@@ -18,6 +18,9 @@ Choices worth knowing:
   "next Monday": nearest such weekday strictly before / after as_of).
 - English "last Friday" is the nearest Friday before as_of; Chinese 上周五 is the Friday of
   the previous Monday-Sunday week. They differ only when as_of is late in the week.
+- Month and day values also carry the quarter they fall in, so that compare_dates can
+  match "Q1 2026" against "2026-02" field by field.
+- Only "Mon-Fri"-style ranges are read for weekdays; a lone "Friday" / "周五" is not a date.
 - A day directly followed by a time ("2026年3月1日下午5点", "March 1, 2026 at 5 pm",
   "2026-03-01T17:30") becomes one "datetime" fact.
 """
@@ -28,7 +31,7 @@ import datetime as dt
 import re
 from typing import Literal
 
-from extractors.dates_common import Cand
+from extractors.dates_common import Cand, valid_day
 from extractors.dates_en import en_candidates
 from extractors.dates_zh import zh_candidates
 from extractors.schema import DateValue, Fact
@@ -103,6 +106,8 @@ def _resolve(c: Cand, as_of: dt.date | None, context_year: int | None) -> DateVa
             year = context_year
         elif as_of is not None:
             year, relative = as_of.year, True
+        if c.day is not None and not valid_day(c.month, c.day, year):
+            year, relative = None, False  # "2月29日" in a common year: keep it year-less
     return _value(c.gran, year, c.quarter, c.month, c.day, c.hour, c.minute, relative)
 
 
@@ -200,7 +205,10 @@ def _weekday_set(v: DateValue) -> frozenset[int] | None:
         span = (v.weekday_to - v.weekday_from) % 7
         return frozenset((v.weekday_from + i) % 7 for i in range(span + 1))
     if v.year is not None and v.month is not None and v.day is not None:
-        return frozenset({dt.date(v.year, v.month, v.day).weekday()})
+        try:
+            return frozenset({dt.date(v.year, v.month, v.day).weekday()})
+        except ValueError:  # Feb 29 given without a year, then paired with a common year
+            return None
     return None
 
 

@@ -6,6 +6,7 @@ before missing years and relative words are filled in against context and `as_of
 
 from __future__ import annotations
 
+import calendar
 from typing import NamedTuple
 
 YEAR_MIN, YEAR_MAX = 1900, 2100
@@ -67,10 +68,11 @@ def valid_year(y: int | None) -> bool:
     return y is not None and YEAR_MIN <= y <= YEAR_MAX
 
 
-def valid_day(month: int | None, day: int | None) -> bool:
+def valid_day(month: int | None, day: int | None, year: int | None = None) -> bool:
     if month is None or not 1 <= month <= 12:
         return False
     if day is None:
         return True
-    # Feb 29 is accepted regardless of year; the year may be unknown here.
+    if year is not None:
+        return 1 <= day <= calendar.monthrange(year, month)[1]
     return 1 <= day <= (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[month - 1]

@@ -34,7 +34,11 @@ def _year(name: str = "y") -> str:
 _YEAR = _year()
 _ORD = r"(?:st|nd|rd|th)?"
 
-_NUMERIC = re.compile(r"(?<!\d)(?<!\d[./-])(?P<y>\d{4})(?P<s>[-/.])(?P<m>\d{1,2})(?P=s)(?P<d>\d{1,2})(?!\d|[./-]\d)", re.ASCII)
+# Every pattern here is compiled with re.ASCII: with Unicode rules a CJK character is a
+# word character, so "和next month" or "Q3 2025年" would have no \b where one is needed.
+_NUMERIC = re.compile(
+    r"(?<!\d)(?<!\d[./-])(?P<y>\d{4})(?P<s>[-/.])(?P<m>\d{1,2})(?P=s)(?P<d>\d{1,2})(?!\d|[./-]\d)", re.ASCII
+)
 _NUMERIC_MONTH = re.compile(r"(?<!\d)(?<!\d[./-])(?P<y>\d{4})[-/](?P<m>0[1-9]|1[0-2])(?!\d|[./-]\d)", re.ASCII)
 _DAY_MONTH = re.compile(rf"(?<![\w.])(?P<d>\d{{1,2}}){_ORD}[ ]+(?:of[ ]+)?{_MONTH}(?:,?[ ]+{_YEAR})?\b", re.ASCII)
 _MONTH_DAY = re.compile(rf"\b{_MONTH}[ ]+(?P<d>\d{{1,2}}){_ORD}(?![\d:])\b(?:,?[ ]+{_YEAR}\b)?", re.ASCII)
@@ -42,12 +46,22 @@ _MONTH_YEAR = re.compile(rf"\b{_MONTH},?[ ]+(?:of[ ]+)?{_YEAR}\b", re.ASCII)
 
 _Q_WORDS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
 _QUARTER = re.compile(
-    rf"\bQ(?P<q>[1-4])(?:(?:[ ]+|[ ]*,[ ]*)(?:of[ ]+)?(?:FY[ ]?)?{_YEAR})?\b"
+    # Analyst shorthand first (3Q25, Q3'25, Q3 FY25, 3QFY2025), or "Q3" alone would win.
+    r"\b(?P<q4>[1-4])Q[ ]?(?:FY)?'?(?P<yy>\d\d(?:\d\d)?)\b|\bQ(?P<q5>[1-4])[ ]?(?:FY[ ]?|')(?P<yy2>\d\d)\b"
+    rf"|\bQ(?P<q>[1-4])(?:(?:[ ]+|[ ]*,[ ]*)(?:of[ ]+)?(?:FY[ ]?)?{_YEAR})?\b"
     rf"|\b(?:FY[ ]?)?(?P<y2>(?:19|20)\d\d)[ ]?-?[ ]?Q(?P<q2>[1-4])\b"
     rf"|(?i:\b(?P<qw>first|second|third|fourth|1st|2nd|3rd|4th)[ -]quarter\b)(?:[ ]+(?:of[ ]+)?{_year('y3')}\b)?",
     re.ASCII,
 )
-_FY = re.compile(rf"\b(?:FY|(?i:fiscal(?:[ ]+year)?)[ ]+)[ ]?(?:(?P<y>(?:19|20)\d\d)|(?P<yy>\d\d))\b{_NUM_END}", re.ASCII)
+# A month name with no day or year, after a word that makes it a point in time.
+_MONTH_ALONE = re.compile(
+    rf"(?i:\b(?:in|by|until|till|before|after|since|from|during|through|end[ ]+of|early|late|mid)(?:[ ]+|-))(?:the[ ]+end[ ]+of[ ]+)?{_MONTH}"
+    r"(?![ ]*\d)",
+    re.ASCII,
+)
+_FY = re.compile(
+    rf"\b(?:FY|(?i:fiscal(?:[ ]+year)?)[ ]+)[ ]?(?:(?P<y>(?:19|20)\d\d)|(?P<yy>\d\d))\b{_NUM_END}", re.ASCII
+)
 # A bare year only after words that introduce a point in time; "2025 units" or "$2025"
 # are amounts (the number extractor's).
 _YEAR_CUE = re.compile(
@@ -56,13 +70,18 @@ _YEAR_CUE = re.compile(
     re.ASCII,
 )
 
-_TIME_24 = re.compile(r"(?<![\d:.])(?P<h>[01]?\d|2[0-4]):(?P<mi>[0-5]\d)(?::[0-5]\d)?(?![\d:])(?:[ ]?(?P<ap>(?i:[ap](?:\.m\b\.?|m\b))))?", re.ASCII)
-_TIME_AMPM = re.compile(r"(?<![\w.:])(?P<h>1[0-2]|0?[1-9])[ ]?(?P<ap>(?i:[ap](?:\.m\b\.?|m\b)))", re.ASCII)
+_AMPM = r"(?P<ap>(?i:[ap](?:\.m\b\.?|m\b)))"  # "pm", "p.m." (keeps its own dots), not "pm."
+_TIME_24 = re.compile(
+    rf"(?<![\d:.])(?P<h>[01]?\d|2[0-4]):(?P<mi>[0-5]\d)(?::[0-5]\d)?(?![\d:])(?:[ ]?{_AMPM})?", re.ASCII
+)
+_TIME_AMPM = re.compile(rf"(?<![\w.:])(?P<h>1[0-2]|0?[1-9])[ ]?{_AMPM}", re.ASCII)
 _NOON = re.compile(r"(?i:\b(?P<w>noon|midday|midnight)\b)", re.ASCII)
 
 _WEEKDAYS = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
 _WD = r"(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)"
-_WEEKDAY_RANGE = re.compile(rf"(?i:\b(?P<a>{_WD})\b\.?[ ]*(?:-|~|to|through|thru|until)[ ]*(?P<b>{_WD})\b\.?)", re.ASCII)
+_WEEKDAY_RANGE = re.compile(
+    rf"(?i:\b(?P<a>{_WD})\b\.?[ ]*(?:-|~|to|through|thru|until)[ ]*(?P<b>{_WD})\b\.?)", re.ASCII
+)
 
 _REL = re.compile(
     r"(?i:\b(?:(?P<day>today|yesterday|tomorrow|the[ ]+day[ ]+before[ ]+yesterday|the[ ]+day[ ]+after[ ]+tomorrow)"
@@ -71,7 +90,12 @@ _REL = re.compile(
 )
 _REL_DAY = {"today": 0, "yesterday": -1, "tomorrow": 1}
 _DIR = {"last": -1, "next": 1, "coming": 1, "this": 0}
-_CUE = re.compile(r"\d|(?i:today|yesterday|tomorrow|last|next|this|coming|noon|midday|midnight|mon|tue|wed|thu|fri|sat|sun|quarter)", re.ASCII)
+# Cheap pre-filter: text with none of these cannot hold an English or numeric date.
+_CUE = re.compile(
+    r"\d|(?i:today|yesterday|tomorrow|last|next|this|coming|noon|midday|midnight|mon|tue|wed|thu|fri|sat|sun|quarter"
+    r"|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)",
+    re.ASCII,
+)
 
 
 def en_candidates(n: str) -> Iterator[Cand]:
@@ -80,7 +104,7 @@ def en_candidates(n: str) -> Iterator[Cand]:
         return
     for m in _NUMERIC.finditer(n):
         y, mo, d = int(m["y"]), int(m["m"]), int(m["d"])
-        if valid_year(y) and valid_day(mo, d):
+        if valid_year(y) and valid_day(mo, d, y):
             yield Cand(m.start(), m.end(), "day", year=y, month=mo, day=d)
     for m in _NUMERIC_MONTH.finditer(n):
         if valid_year(int(m["y"])):
@@ -88,11 +112,15 @@ def en_candidates(n: str) -> Iterator[Cand]:
     for pattern in (_DAY_MONTH, _MONTH_DAY):
         for m in pattern.finditer(n):
             mo, d = _MONTHS[m["mon"][:3].lower()], int(m["d"])
-            if valid_day(mo, d):
-                y = int(m["y"]) if m["y"] else None
+            y = int(m["y"]) if m["y"] else None
+            if valid_day(mo, d, y):
                 yield Cand(m.start(), m.end(), "day", year=y, month=mo, day=d, need_year=y is None)
     for m in _MONTH_YEAR.finditer(n):
         yield Cand(m.start(), m.end(), "month", year=int(m["y"]), month=_MONTHS[m["mon"][:3].lower()])
+    for m in _MONTH_ALONE.finditer(n):
+        # "Sept." keeps its abbreviation dot; "March." ends a sentence.
+        end = m.end() if len(m["mon"]) <= 4 else m.end("mon")
+        yield Cand(m.start("mon"), end, "month", month=_MONTHS[m["mon"][:3].lower()], need_year=True)
     yield from _quarters(n)
     for m in _FY.finditer(n):
         y = int(m["y"]) if m["y"] else 2000 + int(m["yy"])
@@ -109,8 +137,11 @@ def en_candidates(n: str) -> Iterator[Cand]:
 
 def _quarters(n: str) -> Iterator[Cand]:
     for m in _QUARTER.finditer(n):
-        q = int(m["q"] or m["q2"] or 0) or _Q_WORDS[m["qw"].lower()]
+        q = int(m["q"] or m["q2"] or m["q4"] or m["q5"] or 0) or _Q_WORDS[m["qw"].lower()]
         y = m["y"] or m["y2"] or m["y3"]
+        yy = m["yy"] or m["yy2"]
+        if yy:
+            y = yy if len(yy) == 4 else str(2000 + int(yy))
         yield Cand(m.start(), m.end(), "quarter", year=int(y) if y else None, quarter=q, need_year=not y)
 
 

@@ -86,7 +86,7 @@ def _year_led(n: str) -> Iterator[Cand]:
         month, day = zh_int(m["m"] or ""), zh_int(m["d"] or "")
         if q:
             yield Cand(m.start(), m.end(), "quarter", year=year, quarter=zh_int(q))
-        elif m["m"] and valid_day(month, day):
+        elif m["m"] and valid_day(month, day, year):
             yield Cand(m.start(), m.end(), "day" if day else "month", year=year, month=month, day=day)
         else:
             end = m.start("m") if m["m"] else m.end()

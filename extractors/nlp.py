@@ -22,6 +22,7 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from extractors.language import detect_language
 from extractors.text import is_cjk, to_halfwidth, to_simplified
 
 Pipeline = Literal["en", "zh"]
@@ -155,6 +156,12 @@ def _is_abbreviation(text: str, dot: int) -> bool:
     return len(word) == 1 and word.isalpha() and text[dot - 1].isupper()
 
 
+def _lower_follows(text: str, pos: int) -> bool:
+    # English sentences start in upper case; "5 p.m. on Friday" goes on.
+    m = re.compile(r"[ \t]+([a-z])").match(text, pos)
+    return m is not None
+
+
 def _is_list_number(text: str, dot: int) -> bool:
     # "1. Meals are..." at the start of a line numbers a list item; it ends nothing.
     line_start = text.rfind("\n", 0, dot) + 1
@@ -167,7 +174,9 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     start = 0
     for m in _BOUNDARY.finditer(scan):
-        if m.group().startswith(".") and (_is_abbreviation(scan, m.start()) or _is_list_number(scan, m.start())):
+        if m.group().startswith(".") and (
+            _is_abbreviation(scan, m.start()) or _is_list_number(scan, m.start()) or _lower_follows(scan, m.end())
+        ):
             continue
         spans.extend(_cut_long(scan, start, m.end()))
         start = m.end()
@@ -190,8 +199,9 @@ def _cut_long(scan: str, start: int, end: int) -> Iterator[tuple[int, int]]:
 
 
 def pipeline_for(text: str) -> Pipeline:
-    """Chinese when CJK characters outnumber Latin words (a Chinese sentence may carry
-    `E7782` or `Cross-encoder`; an English one may quote a Chinese name)."""
+    """For text `detect_language` calls "mixed": Chinese when CJK characters outnumber
+    Latin words, since jieba/LAC cope with embedded English better than spaCy en with
+    embedded Chinese."""
     cjk = sum(1 for ch in text if is_cjk(ch))
     if not cjk:
         return "en"
@@ -234,7 +244,8 @@ class Analyzer:
 
     def sentences(self, text: str, lang: str | None = None) -> list[tuple[int, int]]:
         """Sentence spans in the original text (`lang` is accepted for symmetry: the rules
-        handle both languages, and mixed text, in one pass)."""
+        handle both languages, and mixed text, in one pass; `parse_spans` then picks the
+        pipeline per sentence with `detect_language`)."""
         return split_sentences(text)
 
     def parse_spans(
@@ -265,6 +276,8 @@ class Analyzer:
 
 
 def _pipeline_from_lang(lang: str | None, text: str) -> Pipeline:
+    if lang is None:
+        lang = detect_language(text)
     if lang == "en":
         return "en"
     if lang in ("zh", "zh-Hans", "zh-Hant"):

@@ -71,7 +71,7 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         "cur": re.compile(_SP + r"(?P<c>" + alternation(CUR_SUFFIX) + r")", re.IGNORECASE),
         "unit": re.compile(_SP + r"(?P<u>" + alternation(UNITS) + r")", re.IGNORECASE),
         "per": re.compile(
-            _SP + r"(?:/|(?<![A-Za-z])(?:per|a|an|each) |每|一)" + _SP + r"(?P<p>" + alternation(PER_WORDS) + r")"
+            _SP + r"(?P<m>/|(?<![A-Za-z])(?:per|a|an|each)(?= )|每|一)" + _SP + r"(?P<p>" + alternation(PER_WORDS) + r")"
             + r"(?![ ]?(?:earlier|ago|before|later|prior))",
             re.IGNORECASE,
         ),
@@ -116,6 +116,8 @@ def extract_numbers(text: str) -> list[Fact]:
             continue
         lo = max(floor, blocked[i][1] if i >= 0 else 0)
         hi = blocked[i + 1][0] if i + 1 < len(blocked) else len(n)
+        if m.end() > hi:
+            continue
         fact = _quantity(text, n, m, lo, hi)
         if fact is not None:
             facts.append(fact)
@@ -189,8 +191,8 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
     p = _patterns()
     if pre and pre.group("per"):
         per = PER_WORDS[_key(pre.group("per")[1:])]
-    if (pm := p["per"].match(n, end, hi)) and (pm.group(0).strip()[0] in "/每pPeE" or currency or unit):
-        per, end = PER_WORDS[_key(pm.group("p"))], pm.end()  # "a night" needs an amount with a unit
+    if (pm := p["per"].match(n, end, hi)) and (currency or unit or pm.group("m").lower() not in ("a", "an", "一")):
+        per, end = PER_WORDS[_key(pm.group("p"))], pm.end()  # "3 a day" is too loose without a unit
     if pre and pre.group("cmp"):
         comparator = CMP_PREFIX[_key(pre.group("cmp"))]
     if cm := p["csuffix"].match(n, end, hi):
@@ -202,7 +204,7 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
     if right and (between_end := p["range_end"].match(n, end, hi)):
         end = between_end.end()
     bare = unit is None and currency is None and comparator is None and per is None and not approx
-    if left.chinese and (unit or currency or per) is None:
+    if left.chinese and not (unit or currency or per):
         return None  # 统一, 十分, 千万: Chinese numerals need a unit to count
     if bare and _is_bare_year(m.group(0)) and (right is None or _is_bare_year(right.raw)):
         return None  # a year (or year range): the date extractor's job
@@ -279,7 +281,7 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'-]+|[\u3400-\u9fff]+")
 _EN_STOP = frozenset(
     "the a an is are was were be been being of for to in on at by with within and or as it its this that these "
     "those our your their we you they will can may must should shall up per each every all any no not more less "
-    "than about around between over under from into after before has have had do does total which who is will get gets "
+    "than about around between while over under from into after before has have had do does total which who is will get gets "
     "got paid pay costs cost set capped limited reached grew rose fell increased decreased up down only just "
     "also still now new".split()
 )
@@ -287,14 +289,27 @@ _ZH_STOP = re.compile(r"[的了是为在和与及或每个将会可须需应被�
 
 
 def context_words(n: str, start: int, end: int, lo: int = 0) -> str:
-    """Slot words before the fact in its clause (after it when nothing precedes), normalised."""
-    left = n[max(lo, start - 40):start]
-    words = _slot_words(left[max(left.rfind(c) for c in _CLAUSE_ENDS) + 1:])[-3:]
+    """Slot words before the fact in its clause, normalised.
+
+    Words after `lo` (the previous fact's end) come first; when there are none the fact shares
+    the previous one's subject ("Net income rose 4% to $1.2B"), and failing that the words
+    right after the fact are used ("3 offices").
+    """
+    words: list[str] = []
+    for floor in (lo, 0):
+        left = n[max(floor, start - 40):start]
+        words = words or _slot_words(left[max(left.rfind(c) for c in _CLAUSE_ENDS) + 1:])[-3:]
     if not words:
         right = n[end:end + 30]
         cut = min((i for i in (right.find(c) for c in _CLAUSE_ENDS) if i >= 0), default=len(right))
         words = _slot_words(right[:cut])[:2]
     return " ".join(words)
+
+
+def _singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
 def _slot_words(s: str) -> list[str]:
@@ -304,7 +319,7 @@ def _slot_words(s: str) -> list[str]:
         if word.isascii():
             word = word.lower()
             if word not in _EN_STOP:
-                out.append(word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word)
+                out.append(_singular(word))
         else:
             out.extend(piece for piece in _ZH_STOP.split(word) if len(piece) >= 2)
     return out

@@ -51,7 +51,7 @@ _ALTERNATIVES = [
              r"|(?<![个一二三四五六七八九十两])" + _ZH_D + r"{1,3}月(?:" + _ZH_D + r"{1,3}[日号])?"
              r"|第?[一二三四1-4][ ]?季度"
              r"|(?:周|星期|礼拜)[一二三四五六日天]"),
-    ("sect", r"(?i:(?<![A-Za-z])(?:section|sec\.|article|art\.|clause|chapter|appendix|annex|paragraph|para\.|rule)"
+    ("sect", r"(?i:(?<![A-Za-z])(?:section|sec\.|article|art\.|clause|chapter|part|appendix|annex|paragraph|para\.|rule)"
              r"[ ]?(?P<sn>[0-9]+(?:\.[0-9]+)*[a-z]?)(?![0-9]))"
              r"|§[ ]?(?P<sn2>[0-9]+(?:\.[0-9]+)*)"
              r"|第[ ]?(?P<sn3>[0-9]+(?:\.[0-9]+)*|[零一二三四五六七八九十百两]+)[ ]?[条章节款项篇]"),
@@ -66,7 +66,8 @@ _ALTERNATIVES = [
               r"|Programme|Program|Code|制度|办法|规定|手册|政策|指南|规范|细则|标准|条例)[ ]?(?P<ty>" + _YEAR
               + r")(?![0-9年])"),
     ("label", r"(?<![A-Za-z])(?:Priority|Severity|Sev|Level|Tier|Phase|Step|Stage|Grade|Band|Room|Floor|Gate"
-              r"|Terminal|Building|Option|Model)[ ]?[0-9]+(?![0-9.,%])"),
+              r"|Terminal|Building|Option|Model|Page)[ ]?[0-9]+(?![0-9.,%])"
+              r"|(?<![A-Za-z0-9])(?:T\+[0-9]+|24/7|24x7|7x24|7×24|50/50)(?![0-9])"),
     ("code", r"(?<![A-Za-z0-9])(?!(?:RMB|CNY|USD|EUR|HKD|TWD|NTD|GBP|JPY|AUD|CAD|SGD|US|HK|NT|FY)[0-9 ])"
              r"(?:[A-Z]{1,6}[0-9]{2,}[A-Z0-9]*|[A-Z]{1,6}[-_][0-9]+(?:[-_][A-Z0-9]+)*|ISO[ ]?[0-9]{3,5})(?![A-Za-z0-9])"
              r"|#[0-9]+(?![0-9])|(?<![0-9])[0-9]{3}\([a-z]\)"),
@@ -133,7 +134,7 @@ def _key(scheme: str, kind: str, part: str) -> str:
         return str(value) if value is not None else part
     if kind == "ver":
         return "v" + part
-    return match_key(part) if scheme == "code" else part
+    return match_key(part) if kind in ("code", "label") else part
 
 
 def _fact(text: str, start: int, end: int, scheme: str, key: str) -> Fact:

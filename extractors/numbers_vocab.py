@@ -30,6 +30,8 @@ def alternation(words: Mapping[str, object], zh_only: bool = False) -> str:
 
 UNITS = _expand(
     {
+        "business_hour": ("business hours", "business hour", "working hours", "working hour", "个工作小时",
+                          "工作小时"),
         "business_day": ("business days", "business day", "working days", "working day", "work days",
                          "workdays", "个工作日", "工作日", "个工作天", "工作天"),
         "day": ("calendar days", "calendar day", "days", "day", "个自然日", "自然日", "天", "日"),

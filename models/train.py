@@ -191,6 +191,9 @@ def main(argv=None):
     ap.add_argument("--max-len", type=int, default=128)
     ap.add_argument("--max-claim", type=int, default=96)
     ap.add_argument("--ckpt-every", type=int, default=200)
+    ap.add_argument("--time-budget", type=float, default=0,
+                    help="minutes for the training loop; the step count (and LR schedule) is shrunk to fit, "
+                         "re-estimated from the measured step time (0 = no limit)")
     ap.add_argument("--threads", type=int, default=1, help="1 is ~2x faster than 2 on a shared 2-core box")
     ap.add_argument("--no-bf16", action="store_true", help="disable bf16 autocast (2.5x slower on CPU)")
     ap.add_argument("--bench", action="store_true", help="time caching and train steps, then exit")
@@ -286,6 +289,8 @@ def main(argv=None):
 
     loss_fn = torch.nn.CrossEntropyLoss()
     t_train = time.time()
+    step0 = step
+    planned = total
     ema = None
     epoch_batches = {}
     while step < total:
@@ -317,6 +322,13 @@ def main(argv=None):
         if a.bench and step >= 10:
             log(f"bench: {(time.time() - t_train) / step:.2f} s/step at mean len {np.mean(lengths):.0f}")
             return
+        if a.time_budget and (step - step0) in (30, 100) or (a.time_budget and (step - step0) % 200 == 0):
+            per = (time.time() - t_train) / (step - step0)
+            left = a.time_budget * 60 - (time.time() - t_train)
+            fit = step + int(left / per)
+            if fit < total:
+                total = max(step + 1, fit)
+                log(f"time budget: {per:.2f}s/step -> total steps now {total} (planned {planned})")
         if step % a.ckpt_every == 0 or step == total:
             save()
         if step % steps_per_epoch == 0 or step == total:
@@ -325,7 +337,8 @@ def main(argv=None):
     acc = evaluate_cached(model, dev_states, dev_enc, dev_y, a.freeze)
     meta = {"seed": a.seed, "train_pairs": len(train), "heldout_pairs": len(dev), "heldout_acc": acc,
             "epochs": a.epochs, "freeze": a.freeze, "lr": a.lr, "head_lr": a.head_lr, "batch": a.batch,
-            "max_len": a.max_len, "max_claim": a.max_claim, "steps": total, "bf16_autocast": AMP["enabled"],
+            "max_len": a.max_len, "max_claim": a.max_claim, "steps": total, "planned_steps": planned,
+            "epochs_done": round(total / steps_per_epoch, 3), "bf16_autocast": AMP["enabled"],
             "train_seconds": round(time.time() - t_train), "mix": dict(sorted(
                 __import__("collections").Counter(p["source"].split(":")[0] for p in train).items()))}
     save(meta)

@@ -16,11 +16,6 @@ _CASES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def analyzer() -> Analyzer:
-    return Analyzer()
-
-
 def test_fixture_is_large_and_half_chinese() -> None:
     assert len(_CASES) >= 64
     assert sum(c["lang"].startswith("zh") for c in _CASES) * 2 >= len(_CASES)
@@ -69,3 +64,33 @@ def test_crlf_and_emoji_do_not_shift_offsets(analyzer: Analyzer) -> None:
 def test_analyzer_is_required(analyzer: Analyzer) -> None:
     with pytest.raises(TypeError, match="analyzer must be an Analyzer"):
         split_claims("Refunds take 5 days.", analyzer=None)  # type: ignore[arg-type]
+
+
+def test_sentences_respect_abbreviations_decimals_and_list_numbers(analyzer: Analyzer) -> None:
+    text = "Dr. Smith approved 3.5 days at 5 p.m. on Friday. Next step:\n1. Submit the form.\n退款已到账。还有吗？"
+    got = [text[s:e] for s, e in analyzer.sentences(text)]
+    assert got == [
+        "Dr. Smith approved 3.5 days at 5 p.m. on Friday.",
+        "Next step:",
+        "1. Submit the form.",
+        "退款已到账。",
+        "还有吗？",
+    ]
+
+
+def test_each_sentence_of_a_mixed_answer_gets_its_own_pipeline(analyzer: Analyzer) -> None:
+    answer = "The hotel cap is $200 per night. 经理每晚住宿费不超过 800 元，并需提供发票。"
+    claims = split_claims(answer, analyzer=analyzer)
+    assert [c.text for c in claims] == ["The hotel cap is $200 per night", "经理每晚住宿费不超过 800 元", "经理需提供发票"]
+
+
+def test_traditional_chinese_is_parsed_on_a_same_length_simplified_copy(analyzer: Analyzer) -> None:
+    text = "張經理在臺北核准了報銷。"
+    doc = analyzer.parse(text)
+    assert len(doc.text) == len(text)
+    assert doc.text == "张经理在台北核准了报销。"
+
+
+def test_permission_words_and_contract_words_are_not_hedges(analyzer: Analyzer) -> None:
+    answer = "Employees may claim up to $50 per day. 合约期为 12 个月。Delivery takes about 3 days."
+    assert [c.hedged for c in split_claims(answer, analyzer=analyzer)] == [False, False, True]

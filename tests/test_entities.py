@@ -17,11 +17,6 @@ _CASES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def analyzer() -> Analyzer:
-    return Analyzer()
-
-
 def test_fixture_is_large_and_bilingual() -> None:
     assert len(_CASES) >= 70
     chinese = [c for c in _CASES if c["lang"].startswith("zh")]

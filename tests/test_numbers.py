@@ -113,6 +113,8 @@ def test_context_names_the_slot():
     facts = extract_numbers("Hotel stays are capped at $300 per night; refunds take 5 business days.")
     assert "hotel" in facts[0].context.split()
     assert "refund" in facts[1].context.split()
+    shared = extract_numbers("Net income rose 4% to $1.2 billion, while headcount fell to 980 people.")
+    assert [f.context for f in shared] == ["net income", "net income", "headcount"]
     zh = extract_numbers("酒店住宿每晚不超过500元，退款3个工作日到账")
     assert "酒店住宿" in zh[0].context and "退款" in zh[1].context
 

@@ -320,7 +320,8 @@ def test_averify_shares_the_services_batcher(analyzer):
         try:
             assert engine_for(verifier) is app.state.service.engine  # one engine, one batcher
             async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{sock.getsockname()[1]}", timeout=30) as c:
-                http, local = await asyncio.gather(c.post("/v1/verify", json=OK), verifier.averify(**OK))
+                other = {"answer": "Hotel fees are charged per night.", "sources": [SOURCE]}
+                http, local = await asyncio.gather(c.post("/v1/verify", json=OK), verifier.averify(**other))
             return http, local, app.state.service.engine.batcher.pairs_scored
         finally:
             server.should_exit = True
@@ -347,7 +348,7 @@ def test_cli_serve_with_token_file_and_sigterm(tmp_path):
     url = f"http://127.0.0.1:{port}"
     try:
         wait_until(lambda: proc.poll() is not None or is_ready(url), 120, "verifier serve to be ready")
-        assert proc.poll() is None
+        assert proc.poll() is None, proc.communicate()[0][-3000:]
         secret = "Zanzibar-7731 refunds take 5 business days."
         headers = {"Authorization": "Bearer file-token"}
         r = httpx.post(url + "/v1/verify", json={"answer": secret, "sources": [SOURCE]}, headers=headers, timeout=30)
@@ -356,5 +357,7 @@ def test_cli_serve_with_token_file_and_sigterm(tmp_path):
     finally:
         proc.send_signal(signal.SIGTERM)
         out, _ = proc.communicate(timeout=60)
-    assert proc.returncode == 0
+    # uvicorn re-raises the SIGTERM after its graceful shutdown, so the exit is "killed by SIGTERM".
+    assert proc.returncode in (0, -signal.SIGTERM), out[-3000:]
+    assert "Application shutdown complete" in out and "Finished server process" in out
     assert "verified id=" in out and "Zanzibar" not in out  # logged, but without the text

@@ -90,8 +90,19 @@ def run_cached(verifier: Verifier, requests: Sequence[VerifyRequest | Mapping[st
                                            failures=failures):
         for name, thresholds in variants.items():
             with thresholds_swapped(verifier, thresholds):
-                out[name].extend(verifier.finish(p, s) for p, s in zip(prepared, scores))
+                out[name].extend(_finish(verifier, p, s, failures) for p, s in zip(prepared, scores))
     return out
+
+
+def _finish(verifier: Verifier, prepared: PreparedAnswer, scores: list[NLIScores],
+            failures: list[str] | None) -> Report:
+    try:
+        return verifier.finish(prepared, scores)
+    except Exception as exc:  # noqa: BLE001 - see _prepare
+        if failures is None:
+            raise
+        failures.append(f"{prepared.request.id}: {type(exc).__name__}: {exc}"[:300])
+        return verifier.finish(_prepare(verifier, {"id": prepared.request.id, "answer": "", "sources": []}, None), [])
 
 
 def support_scores(report_at_zero: Report) -> list[float]:

@@ -3,14 +3,14 @@
 Two current sources (active, in force at `as_of`) that give different values for the slot
 a claim fills, or one that supports the claim while another contradicts it, are a
 conflict: shown, never resolved silently. When one of the two is not current (superseded,
-draft, expired, not yet in force), or both are current but one took effect later, the
-conflict is still listed, with the winner and why.
+draft, expired, not yet in force), the conflict is still listed, with the winner and why.
 """
 
 from __future__ import annotations
 
 from extractors import Claim, Fact
-from extractors.compare import compare_facts, describe, same_slot
+from extractors.compare import compare_facts
+from verifier.factcheck import check_fact
 from verifier.schema import Conflict
 from verifier.segment import SegmentedSource
 from verifier.verdict import ScoredCandidate, Thresholds
@@ -25,27 +25,24 @@ def claim_conflicts(
 ) -> list[Conflict]:
     relevant = [s for s in scored if s.candidate.relevance >= thresholds.relevance]
     conflicts: list[Conflict] = []
-    seen: set[tuple[str, str, str]] = set()
+    by_source: dict[int, list] = {}
+    for s in scored:
+        by_source.setdefault(s.candidate.source_index, []).append(s.candidate)
     for fact in claim.facts:
         if fact.kind not in ("number", "date"):
             continue
-        # The first same-slot value each source gives, most relevant span first.
-        per_source: dict[int, Fact] = {}
-        for s in sorted(relevant, key=lambda s: -s.candidate.relevance):
-            for other in s.candidate.span.facts:
-                if same_slot(fact, other) and s.candidate.source_index not in per_source:
-                    per_source[s.candidate.source_index] = other
-        items = sorted(per_source.items())
+        # What each source says for this slot, judged exactly as the fact check judges it.
+        said: dict[int, Fact] = {}
+        for index, cands in sorted(by_source.items()):
+            result = check_fact(fact, sorted(cands, key=lambda c: -c.relevance), thresholds.relevance)
+            if result.evidence is not None:
+                said[index] = result.evidence
+        items = sorted(said.items())
         for i, (ia, fa) in enumerate(items):
             for ib, fb in items[i + 1 :]:
-                if compare_facts(fa, fb) != "different":
-                    continue
-                key = (sources[ia].source.id, sources[ib].source.id, fact.text)
-                if key in seen:
-                    continue
-                seen.add(key)
-                conflicts.append(_conflict(sources[ia], sources[ib], f"{claim_id}: {fact.text}",
-                                           [describe(fa), describe(fb)], "different values for the same slot"))
+                if compare_facts(fa, fb) == "different":
+                    conflicts.append(_conflict(sources[ia], sources[ib], f"{claim_id}: {fact.text}",
+                                               [fa.text, fb.text], "different values for the same slot"))
     supports = [s for s in relevant if s.current and s.scores.entailment >= thresholds.support]
     contradicts = [s for s in relevant if s.current and s.scores.contradiction >= thresholds.contradict]
     for a in supports[:1]:
@@ -65,15 +62,14 @@ def _conflict(a: SegmentedSource, b: SegmentedSource, slot: str, values: list[st
 
 
 def _winner(a: SegmentedSource, b: SegmentedSource) -> tuple[str | None, str]:
+    """The current source wins over one that is superseded, a draft, expired or not yet in force.
+
+    Two sources both in force at `as_of` have no winner, even if one took effect later: a
+    newer help page does not repeal a policy, so the disagreement goes to a person.
+    """
     if a.current != b.current:
         current, stale = (a, b) if a.current else (b, a)
         return current.source.id, f"{stale.source.id} is {stale.not_current_because}"
-    if a.current and b.current:
-        fa, fb = a.source.metadata.effective_from, b.source.metadata.effective_from
-        if fa and fb and fa != fb:
-            newer, older = (a, b) if fa > fb else (b, a)
-            return newer.source.id, (f"it took effect on {newer.source.metadata.effective_from}, after "
-                                     f"{older.source.id} ({older.source.metadata.effective_from})")
     return None, ""
 
 

@@ -9,12 +9,17 @@ granularity and explicit approximations only.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from extractors import Claim, Fact
 from extractors.compare import compare_facts, same_slot
 from extractors.text import match_key, normalise
 from verifier.candidates import Candidate
 from verifier.schema import FactCheck
+
+# Without context words saying two numbers fill the same slot, a different value counts
+# as a contradiction only in a span that is clearly about the claim.
+STRONG_RELEVANCE = 0.6
 
 
 @dataclass(frozen=True)
@@ -38,34 +43,120 @@ class FactResult:
         )
 
 
-def check_facts(claim: Claim, candidates: list[Candidate], *, min_relevance: float) -> list[FactResult]:
-    """Check each fact of `claim` against the candidate spans, most relevant first."""
+def check_facts(claim: Claim, candidates: list[Candidate], *, min_relevance: float,
+                titles: dict[str, str] | None = None,
+                entities_of: Callable[[str], list[Fact]] | None = None) -> list[FactResult]:
+    """Check each fact of `claim` against the candidate spans, most relevant first.
+
+    A fact nested inside another (the year in a policy title) is checked as part of it.
+    Names may also be found in the titles of the sources (`titles`: source id -> title).
+    `entities_of` (text -> entity facts) lets a missing name be checked against the names
+    the most relevant span gives for the same role: "Aetna" where the source says "Cigna".
+    """
     ranked = sorted(candidates, key=lambda c: -c.relevance)
-    return [_check_one(fact, ranked, min_relevance) for fact in claim.facts]
+    outer = [f for f in claim.facts
+             if not any(o is not f and o.start <= f.start and f.end <= o.end for o in claim.facts)]
+    results = [check_fact(fact, ranked, min_relevance, titles) for fact in outer]
+    if entities_of is not None:
+        results = [_entity_clash(r, ranked, min_relevance, entities_of) for r in results]
+    return results
 
 
-def _check_one(fact: Fact, ranked: list[Candidate], min_relevance: float) -> FactResult:
+def _entity_clash(result: FactResult, ranked: list[Candidate], min_relevance: float,
+                  entities_of: Callable[[str], list[Fact]]) -> FactResult:
+    if result.status != "missing" or result.fact.kind != "entity" or not ranked:
+        return result
+    best = ranked[0]
+    if best.relevance < min_relevance:
+        return result
+    for other in entities_of(best.span.text):
+        if same_slot(result.fact, other) and compare_facts(result.fact, other) == "different":
+            return FactResult(result.fact, "mismatched", other, other.text, best.span.source_id)
+    return result
+
+
+def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
+               titles: dict[str, str] | None = None) -> FactResult:
+    """One fact against spans ranked by relevance (most relevant first)."""
     if fact.kind in ("entity", "identifier"):
-        return _check_name(fact, ranked)
-    mismatch: FactResult | None = None
+        return _check_name(fact, ranked, titles or {})
+    if fact.kind == "date":
+        return _check_date(fact, ranked, min_relevance)
+    # The most relevant span decides: a value that agrees there is a match, even when the
+    # span also holds other values ("61.4%, compared with 59.8%"); a different value is a
+    # mismatch when its context words name the same slot, or when the span is clearly
+    # about the claim.
     for cand in ranked:
-        for other in cand.span.facts:
-            if not same_slot(fact, other):
-                continue
-            if compare_facts(fact, other) != "different":
-                return FactResult(fact, "matched", other, other.text, cand.span.source_id)
-            if mismatch is None and cand.relevance >= min_relevance:
-                mismatch = FactResult(fact, "mismatched", other, other.text, cand.span.source_id)
-    return mismatch or FactResult(fact, "missing")
+        same = [o for o in cand.span.facts if o.kind == fact.kind and _same_dimension(fact, o)]
+        agree = next((o for o in same if compare_facts(fact, o) != "different"), None)
+        if agree is not None:
+            return FactResult(fact, "matched", agree, agree.text, cand.span.source_id)
+        if cand.relevance < min_relevance:
+            continue
+        clash = next((o for o in same if same_slot(fact, o) or cand.relevance >= STRONG_RELEVANCE), None)
+        if clash is not None:
+            return FactResult(fact, "mismatched", clash, clash.text, cand.span.source_id)
+    return FactResult(fact, "missing")
 
 
-def _check_name(fact: Fact, ranked: list[Candidate]) -> FactResult:
+_GRANULARITY_RANK = {"year": 0, "quarter": 1, "month": 2, "weekday_range": 2, "day": 3, "datetime": 4}
+
+
+def _date_confirms(claim: Fact, evidence: Fact) -> bool:
+    """Evidence confirms a date only when it is at least as precise ("January" does not
+    confirm "15 January"; "15 January" does confirm "January")."""
+    verdict = compare_facts(claim, evidence)
+    if verdict == "equal":
+        return True
+    if verdict == "different":
+        return False
+    gc, ge = claim.value.granularity, evidence.value.granularity  # type: ignore[union-attr]
+    if "time" in (gc, ge):
+        return gc == ge or ge == "datetime"
+    return _GRANULARITY_RANK.get(ge, 0) >= _GRANULARITY_RANK.get(gc, 0)
+
+
+def _check_date(fact: Fact, ranked: list[Candidate], min_relevance: float) -> FactResult:
+    # Sentences often hold several dates (a baseline, a deadline), so any relevant span that
+    # confirms the date is a match; only then does a different date count against it.
+    for cand in ranked:
+        if cand.relevance >= min_relevance or cand is ranked[0]:
+            agree = next((o for o in cand.span.facts if o.kind == "date" and _date_confirms(fact, o)), None)
+            if agree is not None:
+                return FactResult(fact, "matched", agree, agree.text, cand.span.source_id)
+    for cand in ranked:
+        if cand.relevance < min_relevance:
+            continue
+        clash = next((o for o in cand.span.facts if o.kind == "date" and compare_facts(fact, o) == "different"
+                      and _comparable(fact, o)), None)
+        if clash is not None:
+            return FactResult(fact, "mismatched", clash, clash.text, cand.span.source_id)
+    return FactResult(fact, "missing")
+
+
+def _comparable(a: Fact, b: Fact) -> bool:
+    """A time of day and a calendar date state different things; neither contradicts the other."""
+    ga, gb = a.value.granularity, b.value.granularity  # type: ignore[union-attr]
+    return (ga == "time") == (gb == "time") or "datetime" in (ga, gb)
+
+
+def _same_dimension(a: Fact, b: Fact) -> bool:
+    """same_slot without the context words: units, currencies and rates only."""
+    return same_slot(a.model_copy(update={"context": ""}), b.model_copy(update={"context": ""}))
+
+
+def _check_name(fact: Fact, ranked: list[Candidate], titles: dict[str, str]) -> FactResult:
     """Names and codes match on their key (case, width, script and punctuation folded)."""
     key = match_key(fact.text)
+    if not key:
+        return FactResult(fact, "missing")
     needle = normalise(fact.text).casefold()
     for cand in ranked:
-        if key and key in match_key(cand.span.text):
+        if key in match_key(cand.span.text):
             at = normalise(cand.span.text).casefold().find(needle)
             quoted = cand.span.text[at : at + len(needle)] if at >= 0 else fact.text
             return FactResult(fact, "matched", None, quoted, cand.span.source_id)
+    for source_id, title in titles.items():
+        if key in match_key(title):
+            return FactResult(fact, "matched", None, title, source_id)
     return FactResult(fact, "missing")

@@ -10,11 +10,12 @@ Verification runs in three phases so that model calls can be batched across answ
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-from extractors import Analyzer, Claim, detect_language, split_claims
+from extractors import Analyzer, Claim, detect_language, extract_entities, split_claims
 from models import NLIModel, NLIScores, Pair, load_model
 from verifier.cache import VerifierCache, content_hash
 from verifier.candidates import Candidate, SpanIndex
@@ -169,6 +170,8 @@ class Verifier:
         started = time.perf_counter()
         request, language = prepared.request, prepared.language
         claim_reports, conflicts = [], []
+        titles = {seg.source.id: seg.source.title for seg in prepared.sources if seg.current and seg.source.title}
+        entities_of = functools.lru_cache(maxsize=64)(lambda text: extract_entities(text, self.analyzer))
         position = 0
         for i, (claim, cands) in enumerate(zip(prepared.claims, prepared.candidates)):
             scored = []
@@ -178,7 +181,8 @@ class Verifier:
                 position += 1
             claim_id = f"c{i + 1}"
             current_cands = [s.candidate for s in scored if s.current]
-            facts = check_facts(claim, current_cands, min_relevance=self.thresholds.relevance)
+            facts = check_facts(claim, current_cands, min_relevance=self.thresholds.relevance, titles=titles,
+                                entities_of=entities_of)
             report = label_claim(claim_id, claim, scored, facts, self.thresholds, language,
                                  has_sources=bool(prepared.sources))
             found = claim_conflicts(claim_id, claim, scored, prepared.sources, self.thresholds)

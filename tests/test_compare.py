@@ -1,0 +1,174 @@
+"""same_slot / compare_facts / describe on hand-written pairs of facts."""
+
+from __future__ import annotations
+
+import importlib.util
+from decimal import Decimal
+
+import pytest
+
+from extractors.compare import compare_facts, describe, same_slot
+from extractors.numbers import extract_numbers
+from extractors.schema import DateValue, EntityValue, Fact, IdentifierValue, Quantity
+
+
+def one(text: str) -> Fact:
+    (fact,) = extract_numbers(text)
+    return fact
+
+
+def qfact(context: str = "", **kw) -> Fact:
+    return Fact(kind="number", text="x", start=0, end=1, value=Quantity(**kw), context=context)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("1-5 个工作日", "1 到 5 个工作日"),
+        ("1-5 business days", "1 to 5 business days"),
+        ("1–5 個工作天", "1至5个工作日"),
+        ("三百元", "300 元"),
+        ("3.2 billion yuan", "三十二亿元"),
+        ("32 亿元", "RMB 3.2 billion"),
+        ("$3.2B", "3.2 billion dollars"),
+        ("12.5%", "百分之十二点五"),
+        ("12.5％", "12.5 percent"),
+        ("每晚不超过 500 元", "每晚最多500元"),
+        ("up to $300 per night", "no more than US$300 a night"),
+        ("2 hours", "120 minutes"),
+        ("1.5 km", "1,500 meters"),
+        ("两千元", "2,000元"),
+        ("兩千元", "2000 元"),
+    ],
+)
+def test_equal_across_formats_and_scripts(a, b):
+    assert compare_facts(one(a), one(b)) == "equal"
+    assert compare_facts(one(b), one(a)) == "equal"
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("3 business days", "1-5 business days"),  # value inside a range
+        ("2-3 个工作日", "1-5 个工作日"),  # range inside a range
+        ("3 个工作日", "1-5个工作日内"),  # 内 on a range adds no bound
+        ("up to $500", "$300"),  # value satisfies the bound
+        ("at least 5 years", "7 years"),
+        ("不超过 500 元", "300-450 元"),  # range satisfies the bound
+        ("about 1.2 km", "1,247 meters"),  # approximation within tolerance
+        ("约300人", "320人"),
+        ("1.2 km", "1,247 meters"),  # rounding to the coarser stated digit
+        ("$3.2B", "$3.21 billion"),
+        ("12.5%", "12.46%"),
+        ("5 business days", "5 days"),  # same slot family, not convertible
+        ("$300 per night", "$300"),  # rate stated on one side only
+        ("300元", "300"),  # currency stated on one side only
+    ],
+)
+def test_compatible(a, b):
+    assert compare_facts(one(a), one(b)) == "compatible"
+    assert compare_facts(one(b), one(a)) == "compatible"
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("300元", "320元"),
+        ("$3.2B", "$3.5B"),
+        ("up to $500", "$600"),
+        ("at least 5 years", "3 years"),
+        ("1-5 business days", "7 business days"),
+        ("1-5 business days", "3-7 business days"),  # overlap is not containment
+        ("1-5个工作日内", "半个工作日"),  # below the stated range
+        ("up to 500", "up to 300"),  # two different limits
+        ("about 300 people", "400 people"),
+        ("12%", "$12"),  # percent vs money
+        ("$300", "€300"),
+        ("$300 per night", "$300 per person"),
+        ("3 months", "90 days"),  # month/day do not convert
+        ("5 business days", "6 days"),
+        ("1.2 km", "1,300 meters"),
+    ],
+)
+def test_different(a, b):
+    assert compare_facts(one(a), one(b)) == "different"
+    assert compare_facts(one(b), one(a)) == "different"
+
+
+def test_same_slot_by_dimension():
+    assert same_slot(one("5 business days"), one("3 天"))
+    assert same_slot(one("12.5%"), one("百分之八"))
+    assert same_slot(one("$300"), one("三百元以内"))  # money vs money; currencies compared later
+    assert not same_slot(one("12.5%"), one("$12.5"))
+    assert not same_slot(one("$300 per night"), one("$300 per person"))
+    assert not same_slot(one("5 km"), one("5 kg"))
+
+
+def test_same_slot_uses_context_words():
+    hotel, refund = extract_numbers("Hotel stays are capped at $300 per night; refunds take 5 business days.")
+    assert same_slot(hotel, one("hotel rate is $280 per night"))
+    assert not same_slot(qfact("hotel", value=Decimal(1), currency="USD"), qfact("flight", value=Decimal(1), currency="USD"))
+    zh_hotel = extract_numbers("酒店住宿每晚不超过500元")[0]
+    assert same_slot(zh_hotel, extract_numbers("住宿标准为每晚 450 元")[0])  # shares 住宿
+    assert same_slot(refund, extract_numbers("退款3个工作日到账")[0])  # different scripts: not compared
+
+
+def test_bare_number_needs_matching_words_to_share_a_slot():
+    assert same_slot(qfact("score", value=Decimal("0.1")), qfact("score", value=Decimal("0.1"), unit="percent"))
+    assert not same_slot(qfact("", value=Decimal("0.1")), qfact("score", value=Decimal("0.1"), unit="percent"))
+
+
+def test_different_kinds_never_share_a_slot():
+    assert not same_slot(one("E7782"), one("7782 元"))
+    assert compare_facts(one("E7782"), one("7782 元")) == "different"
+
+
+def _ident(key: str, scheme: str = "code") -> Fact:
+    return Fact(kind="identifier", text=key, start=0, end=len(key), value=IdentifierValue(scheme=scheme, key=key))
+
+
+def _entity(key: str, label: str = "ORG") -> Fact:
+    return Fact(kind="entity", text=key, start=0, end=len(key), value=EntityValue(label=label, key=key))
+
+
+def test_identifiers_and_entities_compare_by_key():
+    assert compare_facts(one("Section 4.2"), one("第4.2条")) == "equal"
+    assert compare_facts(one("E7782 报错"), one("error E7782")) == "equal"
+    assert compare_facts(_ident("e7782"), _ident("e7783")) == "different"
+    assert compare_facts(_entity("acme"), _entity("acmecorp")) == "compatible"
+    assert compare_facts(_entity("acme"), _entity("globex")) == "different"
+    assert same_slot(_entity("北京", "GPE"), _entity("beijing", "LOC"))
+    assert not same_slot(_entity("acme", "ORG"), _entity("acme", "PERSON"))
+    assert not same_slot(_ident("4.2", "section"), _ident("4.2", "code"))
+
+
+@pytest.mark.skipif(importlib.util.find_spec("extractors.dates") is None, reason="date extractor not present")
+def test_dates_delegate_to_compare_dates():
+    def d(**kw) -> Fact:
+        return Fact(kind="date", text="d", start=0, end=1, value=DateValue(**kw))
+
+    march = d(granularity="month", year=2026, month=3, iso="2026-03")
+    day = d(granularity="day", year=2026, month=3, day=15, iso="2026-03-15")
+    april = d(granularity="month", year=2026, month=4, iso="2026-04")
+    assert same_slot(march, day)
+    assert compare_facts(march, march) == "equal"
+    assert compare_facts(march, day) == "compatible"
+    assert compare_facts(march, april) == "different"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("1-5 个工作日", "1 to 5 business days"),
+        ("每晚 300 元", "¥300 per night"),
+        ("32 亿元", "3.2 billion CNY"),
+        ("up to $300 per night", "up to $300 per night"),
+        ("约 1.2 公里", "about 1.2 km"),
+        ("百分之十二点五", "12.5%"),
+        ("at least 1 year", "at least 1 year"),
+        ("1,247 people", "1,247 people"),
+        ("2 个百分点", "2 percentage points"),
+    ],
+)
+def test_describe(text, expected):
+    assert describe(one(text)) == expected
