@@ -151,7 +151,7 @@ def start_server(model: str, port: int, args: argparse.Namespace) -> subprocess.
     cmd = [sys.executable, "-m", "verifier.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
            "--model", model, "--max-queue", str(args.max_queue), "--batch-window-ms", str(args.window_ms),
            "--max-batch-pairs", str(args.max_batch_pairs), "--timeout-ms", "120000",
-           "--workers", str(args.workers)]
+           "--workers", str(args.workers)] + (["--torch-threads", str(args.torch_threads)] if args.torch_threads else [])
     log = open(args.server_log, "w") if args.server_log else subprocess.DEVNULL
     return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "VERIFIER_TOKEN": ""})
 
@@ -180,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-batch-pairs", type=int, default=64)
     p.add_argument("--max-queue", type=int, default=256)
     p.add_argument("--workers", type=int, default=2, help="server threads for the CPU phases")
+    p.add_argument("--torch-threads", type=int, default=None, help="passed to `verifier serve`")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--server-log", default=None, help="file for the server's log")
     args = p.parse_args(argv)
@@ -193,7 +194,8 @@ def main(argv: list[str] | None = None) -> int:
             wait_ready(url, proc, 600)
             rng = random.Random(args.seed)
             print(f"model: {args.model}   window: {args.window_ms} ms   max pairs/call: {args.max_batch_pairs}   "
-                  f"cpus: {os.cpu_count()}")
+                  f"torch threads: {args.torch_threads or 'default'}   cpus: {os.cpu_count()}   "
+                  f"load average: {os.getloadavg()[0]:.1f}")
             asyncio.run(run_level(url, 4, 8, 30, rng, {}))  # warm the connection pool and caches of the OS
             print(HEADER)
             results = []

@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS = Path(__file__).resolve().parent / "results"
 GRIDS = {  # (answers' claims, source tokens, repetitions per cell, batch answers, naive answers)
     "reduced": {"claims": (1, 5, 20), "tokens": (500, 2000, 20000), "reps": 5, "batch": 16, "naive": 2},
-    "full": {"claims": (1, 5, 20), "tokens": (500, 2000, 20000), "reps": 20, "batch": 128, "naive": 16},
+    "full": {"claims": (1, 5, 20), "tokens": (500, 2000, 20000), "reps": 10, "batch": 128, "naive": 16},
 }
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 

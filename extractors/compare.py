@@ -14,7 +14,9 @@ Rules for numbers (documented here because the fact-check step depends on them):
   when the less precise side equals the other rounded to its stated digits
   (``$3.2B`` ~ ``$3.21B``, ``1.2 km`` ~ ``1,247 m``). Precision comes from the Decimal
   exponent the extractor keeps (``3.2E+9`` is stated to 0.1 billion).
-- Two bounds (``up to 500`` vs ``up to 300``) agree only when equal.
+- Two limits agree only when they match: ``up to 500`` vs ``up to 300`` and ``within 7 days``
+  vs ``within 1-5 days`` are "different"; ``within 5 days`` vs ``within 1-5 days`` is
+  "compatible". Against a plain value or range, a range's own ``内``/``within`` is ignored.
 """
 
 from __future__ import annotations
@@ -154,21 +156,22 @@ def _ulp(v: Decimal) -> Decimal:
     return Decimal(1).scaleb(v.as_tuple().exponent)  # type: ignore[arg-type]
 
 
-def _bound(q: Quantity) -> str:
-    # "1-5 个工作日内": a range already states its limits; 内 adds nothing.
-    return q.comparator if q.value is not None else "eq"
-
-
 def _compare_scaled(qa: Quantity, fa: Decimal, qb: Quantity, fb: Decimal) -> Comparison:
     (alo, ahi), (blo, bhi) = _interval(qa, fa), _interval(qb, fb)
-    ca, cb = _bound(qa), _bound(qb)
-    if ca == cb and alo == blo and ahi == bhi:
+    if qa.comparator == qb.comparator and alo == blo and ahi == bhi:
         return "equal"
-    if ca != "eq" and cb != "eq":
+    # A single value with a comparator is a limit ("up to 500"); a range keeps its own edges.
+    la = qa.comparator != "eq" and qa.value is not None
+    lb = qb.comparator != "eq" and qb.value is not None
+    if la and lb:
         return "different"
     tol = _tolerance(qa, fa) + _tolerance(qb, fb)
-    if ca != "eq" or cb != "eq":
-        cmp, limit, (lo, hi) = (ca, alo, (blo, bhi)) if ca != "eq" else (cb, blo, (alo, ahi))
+    if la or lb:
+        cmp, limit, other, (lo, hi) = (qa.comparator, alo, qb, (blo, bhi)) if la else (qb.comparator, blo, qa, (alo, ahi))
+        if other.comparator != "eq":
+            # Limit against limit ("within 7 days" vs "within 1-5 days"): the limits must match.
+            edge = hi if cmp in ("le", "lt") else lo
+            return "compatible" if abs(edge - limit) <= tol else "different"
         ok = {"le": hi <= limit + tol, "lt": hi < limit + tol, "ge": lo >= limit - tol, "gt": lo > limit - tol}
         return "compatible" if ok[cmp] else "different"
     if qa.value is not None and qb.value is not None:

@@ -156,10 +156,12 @@ def _is_abbreviation(text: str, dot: int) -> bool:
     return len(word) == 1 and word.isalpha() and text[dot - 1].isupper()
 
 
+_LOWER_NEXT = re.compile(r"[ \t]+[a-z]")
+
+
 def _lower_follows(text: str, pos: int) -> bool:
     # English sentences start in upper case; "5 p.m. on Friday" goes on.
-    m = re.compile(r"[ \t]+([a-z])").match(text, pos)
-    return m is not None
+    return _LOWER_NEXT.match(text, pos) is not None
 
 
 def _is_list_number(text: str, dot: int) -> bool:

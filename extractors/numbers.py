@@ -55,9 +55,10 @@ _APPROX_WORDS = ("about", "around", "approximately", "approx.", "approx", "rough
 @lru_cache(maxsize=1)
 def _patterns() -> dict[str, re.Pattern[str]]:
     en = r"(?![A-Za-z])"
+    zh_per = alternation(PER_WORDS, zh_only=True)
     return {
         "prefix": re.compile(
-            r"(?:(?P<per>每(?:" + alternation(PER_WORDS, zh_only=True) + r")))?" + _SP
+            r"(?:(?P<per>(?:每(?:" + zh_per + r")" + _SP + r")?每(?P<perw>" + zh_per + r")))?" + _SP
             + r"(?:(?P<between>(?<![A-Za-z])between|介于|从)" + _SP + r")?"
             + r"(?:(?P<cmp>" + alternation(CMP_PREFIX) + r")" + _SP + r")?"
             + r"(?:(?P<approx>" + alternation(dict.fromkeys(_APPROX_WORDS)) + r")" + _SP + r")?"
@@ -190,7 +191,7 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
     approx = bool(pre and pre.group("approx"))
     p = _patterns()
     if pre and pre.group("per"):
-        per = PER_WORDS[_key(pre.group("per")[1:])]
+        per = PER_WORDS[pre.group("perw")]  # "每人每晚": the nearest rate word is the slot's
     if (pm := p["per"].match(n, end, hi)) and (currency or unit or pm.group("m").lower() not in ("a", "an", "一")):
         per, end = PER_WORDS[_key(pm.group("p"))], pm.end()  # "3 a day" is too loose without a unit
     if pre and pre.group("cmp"):

@@ -38,7 +38,7 @@ def _make_input(path: Path, n: int) -> list[str | None]:
 
 def _audit(inp: Path, out: Path) -> subprocess.Popen:
     cmd = [sys.executable, "-m", "verifier.cli", "audit", str(inp), "-o", str(out), "--model", "lexical",
-           "--no-progress", "--batch-size", "8", "--checkpoint-every", "40"]
+           "--no-progress", "--batch-size", "8", "--checkpoint-every", "20"]
     return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
 
@@ -70,10 +70,10 @@ def _check_exactly_once(records: list[dict], ids: list[str | None]) -> None:
 
 @pytest.mark.parametrize("suffix", ["jsonl", "parquet"])
 def test_sigkill_then_resume_gives_every_input_exactly_once(tmp_path, suffix):
-    ids = _make_input(tmp_path / "in.jsonl", 1500)
+    ids = _make_input(tmp_path / "in.jsonl", 400)
     out = tmp_path / f"out.{suffix}"
     checkpoint = Path(f"{out}.checkpoint.json")
-    state = _kill_mid_run(_audit(tmp_path / "in.jsonl", out), checkpoint, after_lines=200)
+    state = _kill_mid_run(_audit(tmp_path / "in.jsonl", out), checkpoint, after_lines=80)
     assert not state["complete"] and state["lines"] < len(ids)
 
     second = _audit(tmp_path / "in.jsonl", out)

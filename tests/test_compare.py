@@ -52,6 +52,7 @@ def test_equal_across_formats_and_scripts(a, b):
         ("3 business days", "1-5 business days"),  # value inside a range
         ("2-3 个工作日", "1-5 个工作日"),  # range inside a range
         ("3 个工作日", "1-5个工作日内"),  # 内 on a range adds no bound
+        ("within 5 business days", "within 1-5 business days"),  # the same limit
         ("up to $500", "$300"),  # value satisfies the bound
         ("at least 5 years", "7 years"),
         ("不超过 500 元", "300-450 元"),  # range satisfies the bound
@@ -80,6 +81,7 @@ def test_compatible(a, b):
         ("1-5 business days", "7 business days"),
         ("1-5 business days", "3-7 business days"),  # overlap is not containment
         ("1-5个工作日内", "半个工作日"),  # below the stated range
+        ("within 7 business days", "within 1 to 5 business days"),  # two different limits
         ("up to 500", "up to 300"),  # two different limits
         ("about 300 people", "400 people"),
         ("12%", "$12"),  # percent vs money

@@ -96,3 +96,29 @@ def test_span_overlap_precision_recall():
     gold = [(5, 7), (8, 9), (60, 65)]
     # one flag hits gold, both of the first two gold spans are hit, the third is missed
     assert span_precision_recall(flagged, gold) == (1, 3, 2, 3)
+
+
+def test_row_verdict_and_score_take_the_weakest_claim():
+    from types import SimpleNamespace as NS
+
+    from benchmarks.accuracy import row_score, supported
+
+    def report(*claims):
+        return NS(claims=[NS(label=label, score=score) for label, score in claims])
+
+    # at support=0 a claim that passes every other check is "supported" with its entailment as score
+    assert row_score(report(("supported", 0.9), ("supported", 0.4))) == 0.4
+    assert row_score(report(("supported", 0.9), ("contradicted", 0.95))) == 0.0  # a fact mismatch: never
+    assert row_score(report()) == 0.0  # no claim: never supported
+    assert supported(report(("supported", 0.9), ("supported", 0.6)))
+    assert not supported(report(("supported", 0.9), ("partial", 0.45)))
+    assert not supported(report())
+
+
+def test_uhgeval_keywords_become_spans_in_reading_order():
+    from benchmarks.datasets import _keywords
+
+    text = "德国外长表示，德国将继续推进。"
+    kws = _keywords(text, ["德国外长<sep>不合理，应为施泰因迈尔", "德国<sep>合理", "推进<sep>合理", "缺失<sep>合理"])
+    # the second 德国 is found after the first keyword, not inside it; a keyword not in the text is dropped
+    assert [(k.start, k.end, k.bad) for k in kws] == [(0, 4, True), (7, 9, False), (12, 14, False)]

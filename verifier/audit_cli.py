@@ -37,6 +37,7 @@ def add_audit_arguments(audit: argparse.ArgumentParser) -> None:
     audit.add_argument("--actors", type=int, default=None, help="Ray model actors (default: one per CPU left "
                        "after reading, or one per GPU)")
     audit.add_argument("--gpus-per-actor", type=float, default=0.0, help="give each Ray actor this many GPUs")
+    audit.add_argument("--ray-window", type=int, default=2000, help="input records per Ray read task")
 
 
 def add_report_parser(sub) -> None:
@@ -51,7 +52,7 @@ def add_report_parser(sub) -> None:
 def _options(args: argparse.Namespace):
     from verifier.audit import AuditOptions
 
-    for name in ("batch_size", "checkpoint_every"):
+    for name in ("batch_size", "checkpoint_every", "ray_window"):
         if getattr(args, name) < 1:
             raise AuditInputError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
     if not Path(args.input).is_file():
@@ -85,7 +86,8 @@ def cmd_audit(args: argparse.Namespace, make_verifier: Callable[[argparse.Namesp
         if args.engine == "ray":
             from verifier.ray_engine import RayEngine, RaySettings
 
-            settings = RaySettings(address=args.ray_address, actors=args.actors, gpus_per_actor=args.gpus_per_actor)
+            settings = RaySettings(address=args.ray_address, actors=args.actors, gpus_per_actor=args.gpus_per_actor,
+                                   window=args.ray_window)
 
             def factory():
                 return RayEngine(options, settings, device=args.device, models_file=args.models_file)

@@ -69,6 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--workers", type=int, default=2, help="threads for the CPU phases")
     serve.add_argument("--grace-s", type=float, default=30.0, help="how long in-flight requests may finish "
                        "after SIGTERM")
+    serve.add_argument("--torch-threads", type=int, default=None, help="torch intra-op threads (default: torch's "
+                       "choice; 1 is much faster on a CPU shared with other busy processes)")
     _add_model_args(serve)
     return parser
 
@@ -161,6 +163,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"verifier: warning: serving on {args.host} without a bearer token; set VERIFIER_TOKEN or "
               "--token-file", file=sys.stderr)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.torch_threads:
+        import torch
+
+        torch.set_num_threads(args.torch_threads)
     serve(create_app(_make_verifier(args), settings), args.host, args.port, grace_s=args.grace_s)
     return 0
 

@@ -42,23 +42,17 @@ def _window_starts(options: AuditOptions, position: int, number: int, size: int)
     return windows
 
 
-class _ReadWindow:
+def _read_window(window: dict, *, path: str, fmt: str, columns: dict) -> list[dict]:
     """A Ray read task: the raw records of one window, as rows of plain columns."""
-
-    def __init__(self, path: str, fmt: str, columns: dict) -> None:
-        self.path, self.fmt, self.columns = path, fmt, Columns(**columns)
-
-    def __call__(self, window: dict) -> list[dict]:
-        rows = []
-        raws = iter_records(self.path, self.fmt, self.columns, start=window["position"],
-                            first_number=window["number"] + 1)
-        for raw in raws:
-            rows.append({"number": raw.number, "position": raw.position,
-                         "data": json.dumps(raw.data, ensure_ascii=False) if raw.data is not None else "",
-                         "error": raw.error or ""})
-            if len(rows) >= window["count"]:
-                break
-        return rows
+    rows = []
+    for raw in iter_records(path, fmt, Columns(**columns), start=window["position"],
+                            first_number=window["number"] + 1):
+        rows.append({"number": raw.number, "position": raw.position,
+                     "data": json.dumps(raw.data, ensure_ascii=False) if raw.data is not None else "",
+                     "error": raw.error or ""})
+        if len(rows) >= window["count"]:
+            break
+    return rows
 
 
 class _VerifyActor:
@@ -123,11 +117,10 @@ class RayEngine:
         actors, cpus, gpus = self._actor_layout()
         device = self.device if self.device != "auto" else ("cuda" if gpus else "cpu")
         ds = (ray.data.from_items(windows)
-              .flat_map(_ReadWindow, fn_constructor_kwargs={"path": o.input, "fmt": o.fmt,
-                                                           "columns": o.columns.as_dict()},
-                        concurrency=1, num_cpus=0.5)
-              .map_batches(_VerifyActor, batch_size=o.batch_size, batch_format="numpy", concurrency=actors,
-                           num_cpus=cpus, num_gpus=gpus,
+              .flat_map(_read_window, fn_kwargs={"path": o.input, "fmt": o.fmt, "columns": o.columns.as_dict()},
+                        num_cpus=0.5)
+              .map_batches(_VerifyActor, batch_size=o.batch_size, batch_format="numpy",
+                           compute=ray.data.ActorPoolStrategy(size=actors), num_cpus=cpus, num_gpus=gpus,
                            fn_constructor_kwargs={"model": o.model, "device": device,
                                                   "models_file": self.models_file,
                                                   "include_text": o.include_text}))

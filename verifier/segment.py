@@ -1,34 +1,20 @@
 """Sources -> sentence spans and 2-3 sentence windows, with offsets and facts found once.
 
-Source segmentation runs on every retrieved document, often long ones, so it uses a fast
-rule-based sentence splitter rather than a parser; claims get the full spaCy/LAC treatment.
+Source segmentation runs on every retrieved document, often long ones, so it uses the fast
+rule-based sentence splitter (no parser); claims get the full spaCy/LAC treatment.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import dataclass
 
 from extractors import Fact
 from extractors.dates import extract_dates
 from extractors.numbers import extract_numbers
-from extractors.text import normalise
+from extractors.nlp import split_sentences
 from extractors.tokens import content_tokens
 from verifier.schema import Source
-
-# A sentence ends at . ! ? (followed by space/quote/end), at Chinese 。！？； or at a blank line.
-# Decimals ("3.5"), abbreviations with a following lower-case word and list numbers stay inside.
-_BOUNDARY = re.compile(
-    r"""(?:[。！？!?；]+[”’"'）)\]]*)            # CJK/strong terminators, closing quotes
-      | (?:(?<![A-Z])(?<!\b[A-Za-z])(?<!\d)\.[”’"')\]]*(?=\s+[^a-z\s]|\s*$))   # full stop before a non-lower-case word
-      | (?:;(?=\s))                                # English semicolon between clauses
-      | (?:\n\s*\n)                                # paragraph break
-      | (?:\n(?=\s*(?:[-*•·]|\d+[.)、]|[一二三四五六七八九十]+[、.]))) # list item
-    """,
-    re.VERBOSE,
-)
-MAX_SENTENCE_CHARS = 600  # longer "sentences" (tables, run-on text) are cut so the model sees all of them
 
 
 @dataclass(frozen=True)
@@ -62,42 +48,6 @@ class SegmentedSource:
         return Span(self.source.id, a.start, b.end, text, facts, tokens, (first, last))
 
 
-def sentence_bounds(text: str) -> list[tuple[int, int]]:
-    """Sentence spans (start, end) in `text`, whitespace trimmed, none empty."""
-    scan = normalise(text)
-    bounds: list[tuple[int, int]] = []
-    start = 0
-    for match in _BOUNDARY.finditer(scan):
-        _add_trimmed(text, start, match.end(), bounds)
-        start = match.end()
-    _add_trimmed(text, start, len(text), bounds)
-    return bounds
-
-
-def _add_trimmed(text: str, start: int, end: int, out: list[tuple[int, int]]) -> None:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    while end - start > MAX_SENTENCE_CHARS:
-        cut = _soft_cut(text, start, start + MAX_SENTENCE_CHARS)
-        out.append((start, cut))
-        start = cut
-        while start < end and text[start].isspace():
-            start += 1
-    if end > start:
-        out.append((start, end))
-
-
-def _soft_cut(text: str, start: int, limit: int) -> int:
-    """Cut an over-long sentence at the last comma or space before `limit`."""
-    for marks in ("，,、", " \t\n"):
-        cut = max(text.rfind(m, start + MAX_SENTENCE_CHARS // 2, limit) for m in marks)
-        if cut > start:
-            return cut + 1
-    return limit
-
-
 def currency_of(source: Source, as_of: dt.date | None) -> str | None:
     """Why the source is not current evidence at `as_of`, or None when it is."""
     meta = source.metadata
@@ -116,7 +66,7 @@ def segment_source(source: Source, as_of: dt.date | None = None) -> SegmentedSou
     facts = sorted(extract_numbers(text) + extract_dates(text, as_of=as_of), key=lambda f: f.start)
     spans = []
     fact_index = 0
-    for i, (start, end) in enumerate(sentence_bounds(text)):
+    for i, (start, end) in enumerate(split_sentences(text)):
         while fact_index < len(facts) and facts[fact_index].start < start:
             fact_index += 1
         inside = []
