@@ -13,9 +13,9 @@ have; nothing is tuned on a test set. Results: `benchmarks/results/accuracy-<mod
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -61,8 +61,12 @@ class Runner:
     def at(self, support: float) -> Thresholds:
         return self.fixed.model_copy(update={"support": support, "partial": min(self.fixed.partial, support)})
 
-    def run(self, name: str, requests: Sequence[dict[str, Any]], tuned: float | None) -> tuple[dict[str, list[Report]], dict]:
-        variants = {"fixed": self.fixed, "zero": self.at(0.0)}
+    def run(self, name: str, requests: Sequence[dict[str, Any]], tuned: float | None,
+            scores: bool = False) -> tuple[dict[str, list[Report]], dict]:
+        """Reports at the fixed threshold, at the tuned one, and (for `scores`) at support=0."""
+        variants = {"fixed": self.fixed}
+        if scores:
+            variants["zero"] = self.at(0.0)
         if tuned is not None:
             variants["tuned"] = self.at(tuned)
         self.timed.reset()
@@ -88,7 +92,7 @@ def _binary(gold: Sequence[bool], pred: Sequence[bool]) -> dict[str, Any]:
 
 
 def eval_aggrefact(runner: Runner, rows: Sequence[ds.AggreFactRow], tuned: float | None, name: str) -> dict:
-    reports, info = runner.run(name, [r.request() for r in rows], tuned)
+    reports, info = runner.run(name, [r.request() for r in rows], tuned, scores=True)
     gold = [r.label == 1 for r in rows]
     scores = [row_score(r) for r in reports["zero"]]
     fixed_pred = [supported(r) for r in reports["fixed"]]
@@ -173,12 +177,22 @@ def eval_faithbench(runner: Runner, items: Sequence[ds.FaithItem], tuned: float 
     return out
 
 
+def parse_limits(text: str | None) -> Callable[[str], int | None]:
+    """`None` -> every row; `"300"` -> 300 per set; `"wice-dev=100,fcgpt=300"` -> per set, others all."""
+    if not text:
+        return lambda name: None
+    if "=" not in text:
+        return lambda name: int(text)
+    table = {k.strip(): int(v) for k, v in (part.split("=", 1) for part in text.split(",") if part.strip())}
+    return table.get
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.accuracy", description=__doc__.split("\n")[0])
     parser.add_argument("--model", default="default", help="default, lexical, a registry name or a local HF folder")
     parser.add_argument("--sets", default=",".join(SETS), help=f"comma-separated subset of {','.join(SETS)}")
-    parser.add_argument("--limit", type=int, default=None, help="seeded sample of N rows per set (dev included)")
-    parser.add_argument("--dev-limit", type=int, default=None, help="sample size for WiCE dev (default: --limit)")
+    parser.add_argument("--limit", default=None, help="seeded sample per set: N for every set (WiCE dev "
+                        "included), or per set, e.g. 'wice-dev=100,fcgpt=300' (sets not named: all rows)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-tune", action="store_true", help="skip WiCE dev and the tuned threshold")
     parser.add_argument("--device", default="auto")
@@ -198,31 +212,31 @@ def main(argv: list[str] | None = None) -> int:
     verifier = Verifier(args.model, device=args.device, batch_size=args.batch_size, policy=args.policy)
     model_name, revision = verifier.model.name, verifier.model.revision
     runner = Runner(verifier, args.batch_answers, log)
-    limit, seed = args.limit, args.seed
+    limits, seed = parse_limits(args.limit), args.seed
     results: dict[str, Any] = {}
+    run = {"model": model_name, "revision": revision, "model_arg": args.model, "policy": args.policy,
+           "fixed_threshold": runner.fixed.support, "tuned_threshold": None, "limit": args.limit, "seed": seed,
+           "date": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), "results": results}
     tuned = None
     if not args.no_tune:
-        dev = ds.sample(ds.load_aggrefact("wice-dev"), args.dev_limit or limit, seed)
+        dev = ds.sample(ds.load_aggrefact("wice-dev"), limits("wice-dev"), seed)
         res = eval_aggrefact(runner, dev, None, "wice-dev")
         tuned, dev_bacc = best_threshold(res.pop("_scores"), [r.label == 1 for r in dev])
         res["tuned_on_dev"] = {"threshold": tuned, "balanced_accuracy": round(dev_bacc, 4)}
         results["wice-dev"] = res
+        run["tuned_threshold"] = tuned
         log(f"wice-dev: tuned support threshold {tuned} (dev BAcc {100 * dev_bacc:.1f})")
-    loaders: dict[str, Callable[[], dict]] = {
-        "wice": lambda: eval_aggrefact(runner, ds.sample(ds.load_aggrefact("wice-test"), limit, seed), tuned, "wice"),
-        "fcgpt": lambda: eval_aggrefact(runner, ds.sample(ds.load_aggrefact("factcheck-gpt"), limit, seed), tuned,
-                                        "fcgpt"),
-        "ocnli": lambda: eval_ocnli(runner, ds.sample(ds.load_ocnli(), limit, seed), tuned),
-        "uhgeval": lambda: eval_uhgeval(runner, ds.sample(ds.load_uhgeval(), limit, seed), tuned),
-        "faithbench": lambda: eval_faithbench(runner, ds.sample(ds.load_faithbench(), limit, seed), tuned),
-    }
+    loaders: dict[str, Callable[[], Sequence[Any]]] = {
+        "wice": lambda: ds.load_aggrefact("wice-test"), "fcgpt": lambda: ds.load_aggrefact("factcheck-gpt"),
+        "ocnli": ds.load_ocnli, "uhgeval": ds.load_uhgeval, "faithbench": ds.load_faithbench}
+    evaluators: dict[str, Callable[..., dict]] = {
+        "wice": partial(eval_aggrefact, name="wice"), "fcgpt": partial(eval_aggrefact, name="fcgpt"),
+        "ocnli": eval_ocnli, "uhgeval": eval_uhgeval, "faithbench": eval_faithbench}
     for name in wanted:
-        results[name] = loaders[name]()
+        results[name] = evaluators[name](runner, ds.sample(loaders[name](), limits(name), seed), tuned)
         results[name].pop("_scores", None)
         log(f"{name}: done in {results[name]['seconds']}s")
-    run = {"model": model_name, "revision": revision, "model_arg": args.model, "policy": args.policy,
-           "fixed_threshold": runner.fixed.support, "tuned_threshold": tuned, "limit": limit, "seed": seed,
-           "date": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), "results": results}
+        write_accuracy_report(run, Path(args.out))  # after every set: a long run stopped early keeps its figures
     md_path, json_path = write_accuracy_report(run, Path(args.out))
     print(md_path.read_text(encoding="utf-8"))
     log(f"wrote {md_path} and {json_path}")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import signal
@@ -27,6 +28,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -64,7 +66,7 @@ class LevelResult:
 
     def row(self) -> str:
         lat = sorted(self.latencies) or [float("nan")]
-        pct = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000  # noqa: E731
+        pct = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000
         rps = len(self.latencies) / self.seconds if self.seconds else 0.0
         return (f"{self.clients:>7} {self.done:>8} {rps:>9.1f} {pct(0.50):>8.1f} {pct(0.95):>8.1f} "
                 f"{pct(0.99):>8.1f} {self.refused:>8} {self.errors:>6} {self.batch_pairs:>11.1f} "
@@ -147,12 +149,11 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(model: str, port: int, args: argparse.Namespace) -> subprocess.Popen:
+def start_server(model: str, port: int, args: argparse.Namespace, log: Any) -> subprocess.Popen:
     cmd = [sys.executable, "-m", "verifier.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
            "--model", model, "--max-queue", str(args.max_queue), "--batch-window-ms", str(args.window_ms),
            "--max-batch-pairs", str(args.max_batch_pairs), "--timeout-ms", "120000",
            "--workers", str(args.workers)] + (["--torch-threads", str(args.torch_threads)] if args.torch_threads else [])
-    log = open(args.server_log, "w") if args.server_log else subprocess.DEVNULL
     return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "VERIFIER_TOKEN": ""})
 
 
@@ -179,17 +180,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--window-ms", type=float, default=5.0)
     p.add_argument("--max-batch-pairs", type=int, default=64)
     p.add_argument("--max-queue", type=int, default=256)
-    p.add_argument("--workers", type=int, default=2, help="server threads for the CPU phases")
+    p.add_argument("--workers", type=int, default=4, help="server threads for the CPU phases")
     p.add_argument("--torch-threads", type=int, default=None, help="passed to `verifier serve`")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--server-log", default=None, help="file for the server's log")
     args = p.parse_args(argv)
 
-    with tempfile.TemporaryDirectory() as tmp:
+    with contextlib.ExitStack() as stack:
+        tmp = stack.enter_context(tempfile.TemporaryDirectory())
+        log = stack.enter_context(open(args.server_log, "w")) if args.server_log else subprocess.DEVNULL
         model = build_stand_in(Path(tmp)) if args.model == STAND_IN else args.model
         port = free_port()
         url = f"http://127.0.0.1:{port}"
-        proc = start_server(model, port, args)
+        proc = start_server(model, port, args, log)
         try:
             wait_ready(url, proc, 600)
             rng = random.Random(args.seed)

@@ -98,7 +98,8 @@ def write_accuracy_report(run: dict, folder: Path) -> tuple[Path, Path]:
     folder.mkdir(parents=True, exist_ok=True)
     slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", run["model"]).strip("-")
     stamp = run["date"][:16].replace(" ", "-").replace(":", "")
-    sample = f"-n{run['limit']}s{run['seed']}" if run["limit"] else ""
+    limit = str(run["limit"] or "")
+    sample = "" if not limit else f"-n{limit}s{run['seed']}" if limit.isdigit() else f"-sample-s{run['seed']}"
     md_path, json_path = folder / f"accuracy-{slug}{sample}-{stamp}.md", folder / f"accuracy-{slug}{sample}-{stamp}.json"
     md_path.write_text(accuracy_markdown(run), encoding="utf-8")
     json_path.write_text(json.dumps(run, ensure_ascii=False, indent=1), encoding="utf-8")

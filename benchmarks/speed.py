@@ -27,12 +27,14 @@ from typing import Any, Callable, Sequence
 from benchmarks.timing import TimedModel
 from models.base import Pair
 from verifier.pipeline import Verifier
-from verifier.segment import sentence_bounds
+from verifier.schema import Source
+from verifier.segment import segment_source
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = Path(__file__).resolve().parent / "results"
 GRIDS = {  # (answers' claims, source tokens, repetitions per cell, batch answers, naive answers)
-    "reduced": {"claims": (1, 5, 20), "tokens": (500, 2000, 20000), "reps": 5, "batch": 16, "naive": 2},
+    # reduced: sized for a loaded 2-core CPU with a real model (about 2,000 model pairs in all)
+    "reduced": {"claims": (1, 5, 20), "tokens": (500, 2000, 20000), "reps": 3, "batch": 8, "naive": 1},
     "full": {"claims": (1, 5, 20), "tokens": (500, 2000, 20000), "reps": 10, "batch": 128, "naive": 16},
 }
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
@@ -50,8 +52,13 @@ def policy_sentences() -> list[str]:
             row = json.loads(line)
             if row.get("lang", "en") == "en":
                 texts += [s["text"] for s in row.get("sources", [])]
-    found = {t[a:b] for t in texts for a, b in sentence_bounds(t)}
+    found = {s for t in texts for s in sentences(t)}
     return sorted(s for s in found if 5 <= len(s.split()) <= 40 and s.endswith("."))
+
+
+def sentences(text: str) -> list[str]:
+    """The engine's own sentence segmentation of a source text."""
+    return [span.text for span in segment_source(Source(id="s", text=text)).sentences]
 
 
 def _renumber(sentence: str, rng: random.Random) -> str:
@@ -91,6 +98,14 @@ def _sync(device: str) -> None:
         import torch
 
         torch.cuda.synchronize()
+
+
+def _threads() -> int | None:
+    try:
+        import torch
+    except ImportError:
+        return None
+    return torch.get_num_threads()
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -167,10 +182,10 @@ def naive_vs_ours(verifier: Verifier, timed: TimedModel, cases: Sequence[Case]) 
     ours_s = time.perf_counter() - started
     pairs, owners = [], []
     for ci, (case, report) in enumerate(zip(cases, reports)):
-        sentences = [case.source[a:b] for a, b in sentence_bounds(case.source)]
+        source_sentences = sentences(case.source)
         for k, claim in enumerate(report.claims):
-            pairs += [(s, claim.text) for s in sentences]
-            owners += [(ci, k)] * len(sentences)
+            pairs += [(s, claim.text) for s in source_sentences]
+            owners += [(ci, k)] * len(source_sentences)
     scores, naive_s = naive_scores(nli, pairs)
     best: dict[tuple[int, int], float] = {}
     for owner, score in zip(owners, scores):
@@ -235,6 +250,7 @@ def run(args: argparse.Namespace, log: Callable[[str], None]) -> dict[str, Any]:
     result: dict[str, Any] = {"model": timed.name, "revision": timed.revision, "model_arg": args.model,
                               "device": str(getattr(timed.inner, "device", "cpu")),
                               "dtype": str(getattr(timed.inner, "dtype", "-")), "grid": args.grid,
+                              "torch_threads": _threads(),
                               "token_unit": "model tokenizer" if tok else "whitespace words", "latency": {}}
     for tokens in grid["tokens"]:
         for claims in grid["claims"]:
@@ -243,7 +259,7 @@ def run(args: argparse.Namespace, log: Callable[[str], None]) -> dict[str, Any]:
             result["latency"][f"{claims}x{tokens}"] = cell
             log(f"latency {claims} claims x {tokens} tokens: {cell}")
     cases = [make_case(pool, 2000, 5, rng, count) for _ in range(grid["batch"])]
-    sizes = (64, 128, 256, 512) if gpu else (8, 16, 32, 64)
+    sizes = (64, 128, 256, 512) if gpu else (8, 16, 32)
     result["throughput"] = throughput(verifier, timed, cases, sizes)
     log(f"throughput: {result['throughput']}")
     if hasattr(timed.inner, "model"):
@@ -259,7 +275,8 @@ def markdown(r: dict[str, Any]) -> str:
     lat = r["latency"]
     sizes = sorted({int(k.split("x")[1]) for k in lat})
     claims = sorted({int(k.split("x")[0]) for k in lat})
-    out = [f"# Speed: {r['model']} @ {r['revision']} on {r['device']} ({r['dtype']}), grid {r['grid']}", "",
+    out = [f"# Speed: {r['model']} @ {r['revision']} on {r['device']} ({r['dtype']}, {r['torch_threads']} torch "
+           f"threads), grid {r['grid']}, {r['date']}", "",
            f"Latency of `verify` per answer, p50 / p95 ms (pairs scored per answer); sources in {r['token_unit']}.", "",
            "| claims \\ source tokens | " + " | ".join(f"{s:,}" for s in sizes) + " |",
            "|---" * (len(sizes) + 1) + "|"]

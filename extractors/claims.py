@@ -21,6 +21,7 @@ Choices worth knowing:
 from __future__ import annotations
 
 import datetime as dt
+from bisect import bisect_left
 from collections.abc import Iterator
 
 from spacy.tokens import Doc
@@ -71,6 +72,11 @@ def split_claims(answer: str, *, analyzer: Analyzer, as_of: dt.date | None = Non
 
 
 def _claims_of_batch(answer, norm, spans, analyzer, as_of) -> Iterator[Claim]:
+    # Numbers and dates run over the whole batch at once, so a date without a year can
+    # take it from an earlier sentence ("In 2025 ... In March, ...").
+    lo, hi = spans[0][0], spans[-1][1]
+    batch_facts = _regex_facts(answer[lo:hi], lo, as_of)
+    starts = [f.start for f in batch_facts]
     kept: list[tuple[int, int]] = []
     regex_facts: list[list[Fact]] = []
     for s, e in spans:
@@ -78,7 +84,7 @@ def _claims_of_batch(answer, norm, spans, analyzer, as_of) -> Iterator[Claim]:
         s, e = _skip_space(norm, s, e)
         if s >= e:
             continue
-        facts = _regex_facts(answer[s:e], s, as_of)
+        facts = [f for f in batch_facts[bisect_left(starts, s) : bisect_left(starts, e)] if f.end <= e]
         if skip_reason(norm[s:e], has_fact=bool(facts)) is None:
             kept.append((s, e))
             regex_facts.append(facts)

@@ -64,7 +64,8 @@ def _en_prefix(doc: Doc, head: Token, verb: Token, offset: int, original: str) -
 
 def en_parts(doc: Doc, offset: int, original: str) -> list[Part]:
     """Clause parts of one parsed English sentence; `offset` is the doc's start in the answer."""
-    cuts: list[tuple[int, int, Token, Token]] = []  # (cut, next_start, head, verb), doc offsets
+    # (cut, next_start, head, verb) in doc offsets; head/verb are None at a semicolon.
+    cuts: list[tuple[int, int, Token | None, Token | None]] = []
     for tok in doc:
         if tok.dep_ == "conj" and _is_verb(tok) and _is_verb(tok.head) and tok.head.i < tok.i:
             between = [c for c in tok.head.children if c.dep_ in ("cc", "punct") and c.i < tok.left_edge.i]
@@ -75,15 +76,15 @@ def en_parts(doc: Doc, offset: int, original: str) -> list[Part]:
                 first = doc[first.i - 1]
             cuts.append((first.idx, tok.left_edge.idx if tok.left_edge.i > first.i else doc[first.i + 1].idx, tok.head, tok))
         elif tok.dep_ == "advcl" and tok.head.i < tok.i and any(c.dep_ in _SUBJ for c in tok.children):
+            # ", while" / "whereas" contrast two statements; a bare "while" is temporal.
             marks = [c for c in tok.children if c.dep_ == "mark" and c.lower_ in ("while", "whereas")]
-            if marks:
-                cut = marks[0].idx
-                if marks[0].i > 0 and doc[marks[0].i - 1].text == ",":
-                    cut = doc[marks[0].i - 1].idx
+            if marks and marks[0].i > 0 and (marks[0].lower_ == "whereas" or doc[marks[0].i - 1].text == ","):
+                comma = doc[marks[0].i - 1].text == ","
+                cut = doc[marks[0].i - 1].idx if comma else marks[0].idx
                 cuts.append((cut, marks[0].idx + len(marks[0].text), tok.head, tok))
     for tok in doc:
         if tok.text == ";" and 0 < tok.i < len(doc) - 1:
-            cuts.append((tok.idx, tok.idx + 1, tok, tok))
+            cuts.append((tok.idx, tok.idx + 1, None, None))
     cuts.sort(key=lambda c: c[0])
     length = len(doc.text)
     parts: list[Part] = []
@@ -92,7 +93,7 @@ def en_parts(doc: Doc, offset: int, original: str) -> list[Part]:
         if cut <= start:
             continue
         following = cuts[n + 1][0] if n + 1 < len(cuts) else length
-        carry = "" if head is verb else _en_prefix(doc, head, verb, offset, original)
+        carry = "" if verb is None else _en_prefix(doc, head, verb, offset, original)
         if carry is None or not _checkable_en(doc, start, cut) or not _checkable_en(doc, nxt, following):
             continue
         parts.append(Part(offset + start, offset + cut, prefix))
@@ -120,7 +121,7 @@ def _zh_patterns() -> dict[str, re.Pattern[str]]:
         "time_word": re.compile(r"(?:第[一二三四1-4]季度?|Q[1-4]|\d{4}\s*年|[上下]半年|本季度?|本年度?|今年|去年)$"),
         "subordinate": re.compile(
             r"^\s*(?:如果|如|若|假如|倘若|只要|除非|当|一旦|由于|因为|虽然|尽管|为了|对于|关于|根据|按照|依据|依照|凡|针对|基于)"
-            rf"|(?:时|时候|期间|的话|之后|以后|之前|以前|情况下|条件下){_END}"
+            rf"|(?:时|时候|期间|的话|之后|以后|之前|以前|(?<![最之以])后|(?<![之以目提])前|情况下|条件下){_END}"
         ),
     }
 

@@ -10,6 +10,7 @@ and a plain number inside a LAW title is dropped, since a title's digits are not
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 
 from extractors.dates import extract_dates
@@ -40,10 +41,19 @@ def merge_facts(*groups: list[Fact]) -> list[Fact]:
     titles = [f for f in facts if f.kind == "entity" and f.value.label == "LAW"]
     facts = [f for f in facts if not (f.kind == "number" and any(_contains(t, f) for t in titles))]
     facts.sort(key=lambda f: (_PRIORITY[f.kind], -(f.end - f.start), f.start))
+    # Kept facts indexed by start, so each new fact is checked only against kept facts that
+    # can reach it: linear time on long texts instead of all-pairs.
     kept: list[Fact] = []
+    starts: list[int] = []
+    longest = 0
     for fact in facts:
-        if all(fact.end <= k.start or k.end <= fact.start or _may_nest(fact, k) for k in kept):
-            kept.append(fact)
+        lo = bisect.bisect_left(starts, fact.start - longest)
+        hi = bisect.bisect_left(starts, fact.end)
+        if all(fact.end <= k.start or k.end <= fact.start or _may_nest(fact, k) for k in kept[lo:hi]):
+            at = bisect.bisect_left(starts, fact.start)
+            starts.insert(at, fact.start)
+            kept.insert(at, fact)
+            longest = max(longest, fact.end - fact.start)
     kept.sort(key=lambda f: (f.start, -f.end, _PRIORITY[f.kind]))
     return kept
 

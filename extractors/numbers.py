@@ -17,6 +17,8 @@ Choices worth knowing:
   date extractor reports them.
 - Chinese numerals count only with a unit, currency or percent (三天, 两千元, 百分之五), since
   一/十/万 also occur inside ordinary words (统一, 十分, 千万).
+- Prefix words must touch the number (spaces only): in ``最多可报销两台`` the fact is ``两台``.
+  Of two rate words (``每人每晚``) the nearest one sets ``per``.
 - ``元`` means CNY unless a currency prefix (``新台币``, ``NT$``) says otherwise.
 - Decimals keep the precision that was written: ``$3.2B`` is ``Decimal("3.2E+9")``.
 """

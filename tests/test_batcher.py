@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from typing import Sequence
+from collections.abc import Sequence
 
 import pytest
 

@@ -110,3 +110,25 @@ def test_calibrate_command_rejects_rows_without_expectations(tmp_path, capsys):
     bad.write_text(json.dumps({"answer": "a", "sources": []}) + "\n", encoding="utf-8")
     assert main(["calibrate", str(bad), "--model", "lexical", "-o", str(tmp_path / "p.toml")]) == 2
     assert "expected.claims or expected.action" in capsys.readouterr().err
+
+
+def test_cached_run_matches_verify_batch_at_every_threshold():
+    from verifier.calibrate import run_cached, support_scores
+    from verifier.pipeline import Verifier
+
+    verifier = Verifier("lexical")
+    requests = [{"id": f"r{i}", "answer": bad, "sources": [{"id": "S1", "text": src}]} for i, (src, bad) in
+                enumerate(TOPICS[:3])]
+    variants = {"fixed": verifier.thresholds, "strict": verifier.thresholds.model_copy(update={"support": 0.8}),
+                "zero": verifier.thresholds.model_copy(update={"support": 0.0})}
+    cached = run_cached(verifier, requests, variants, batch_answers=2)
+
+    def labels(reports):
+        return [[(c.start, c.end, c.label, c.score) for c in r.claims] + [r.decision.action] for r in reports]
+
+    assert labels(cached["fixed"]) == labels(verifier.verify_batch(requests))
+    strict = Verifier(verifier.model, analyzer=verifier.analyzer, thresholds=variants["strict"])
+    assert labels(cached["strict"]) == labels(strict.verify_batch(requests))
+    assert verifier.thresholds.support == 0.5  # swapped back after each finish
+    # each claim recalls 3 of 4 tokens: supported up to a threshold of 0.75
+    assert [support_scores(r) for r in cached["zero"]] == [[0.75]] * 3

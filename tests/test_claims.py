@@ -94,3 +94,9 @@ def test_traditional_chinese_is_parsed_on_a_same_length_simplified_copy(analyzer
 def test_permission_words_and_contract_words_are_not_hedges(analyzer: Analyzer) -> None:
     answer = "Employees may claim up to $50 per day. 合约期为 12 个月。Delivery takes about 3 days."
     assert [c.hedged for c in split_claims(answer, analyzer=analyzer)] == [False, False, True]
+
+
+def test_a_date_takes_its_year_from_an_earlier_sentence(analyzer: Analyzer) -> None:
+    answer = "In 2026, the travel budget was approved. Bookings open on 1 March."
+    dates = [f for c in split_claims(answer, analyzer=analyzer) for f in c.facts if f.kind == "date"]
+    assert dates[-1].value.iso == "2026-03-01"

@@ -16,8 +16,8 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Iterator, Sequence
 
 import httpx
 import pytest
@@ -25,7 +25,14 @@ import pytest
 from models.base import NLIScores, Pair
 from models.lexical import LexicalRecallModel
 from verifier import Verifier
-from verifier.service import TIMED_OUT, BackgroundServer, BatchSettings, Limits, ServiceSettings, create_app
+from verifier.service import (
+    TIMED_OUT,
+    BackgroundServer,
+    BatchSettings,
+    Limits,
+    ServiceSettings,
+    create_app,
+)
 from verifier.service.engine import engine_for
 from verifier.service.server import make_server
 
@@ -164,6 +171,10 @@ def test_invalid_input_is_422_naming_the_field(start):
         r = s.client.post("/v1/verify", json=body)
         assert r.status_code == 422, body
         assert r.json()["field"] == field and field in r.json()["message"]
+    for raw, content_type in [(b"{bad", "application/json"), (b"[1, 2]", "application/json"), (b"", ""),
+                              (b'{"answer": "x"}', "text/plain")]:
+        r = s.client.post("/v1/verify", content=raw, headers={"content-type": content_type})
+        assert r.status_code == 422 and r.json()["field"] == "body" and "JSON object" in r.json()["message"]
     r = s.client.post("/v1/verify", json=OK, headers={"X-Timeout-Ms": "soon"})
     assert r.status_code == 422 and "x-timeout-ms" in r.json()["field"]
     r = s.client.post("/v1/verify/batch", json={"requests": [OK, {"answer": None}]})
@@ -173,7 +184,7 @@ def test_invalid_input_is_422_naming_the_field(start):
 def test_size_limits_are_413_naming_the_field(start):
     s = start(limits=Limits(max_answer_chars=200, max_sources=2, max_source_chars=300, max_total_source_chars=500,
                             max_batch_requests=2, max_body_bytes=5000))
-    src = lambda i, n=10: {"id": str(i), "text": "x" * n}  # noqa: E731
+    src = lambda i, n=10: {"id": str(i), "text": "x" * n}
     cases = [
         ({"answer": "a" * 201}, "answer"),
         ({"answer": "a", "sources": [src(1), src(2), src(3)]}, "sources"),
@@ -361,3 +372,25 @@ def test_cli_serve_with_token_file_and_sigterm(tmp_path):
     assert proc.returncode in (0, -signal.SIGTERM), out[-3000:]
     assert "Application shutdown complete" in out and "Finished server process" in out
     assert "verified id=" in out and "Zanzibar" not in out  # logged, but without the text
+
+
+def test_a_bug_outside_the_engine_still_answers_abstain(caplog):
+    """The guard turns an exception escaping a route into a JSON abstain, without logging its message."""
+    from verifier.service.guard import GuardMiddleware
+    from verifier.service.metrics import ServiceMetrics
+
+    async def broken_app(scope, receive, send):
+        body = (await receive())["body"]
+        raise ValueError(f"route bug quoting the request: {body!r}")
+
+    async def main():
+        guarded = GuardMiddleware(broken_app, token=None, max_body_bytes=1000, metrics=ServiceMetrics())
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=guarded), base_url="http://test") as c:
+            return await c.post("/v1/verify", json=OK)
+
+    caplog.set_level(logging.INFO, logger="verifier.service")
+    r = asyncio.run(main())
+    assert r.status_code == 500
+    body = r.json()
+    assert body["decision"]["action"] == "abstain" and body["error_id"] in caplog.text
+    assert "ValueError" in caplog.text and "Refunds take" not in caplog.text

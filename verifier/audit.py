@@ -214,12 +214,12 @@ def run_audit_file(engine_factory: Callable[[], Engine], options: AuditOptions) 
         ckpt = Checkpoint(fingerprint=fingerprint)
     resumed_from = ckpt.number
     if not ckpt.complete:
-        _run_sessions(engine_factory, options, ckpt, ckpt_path)
+        _run_session(engine_factory, options, ckpt, ckpt_path)
     remove_parts(Path(options.output))  # the output is final once the checkpoint says complete
     return _summary(options, ckpt, resumed_from)
 
 
-def _run_sessions(engine_factory: Callable[[], Engine], options: AuditOptions, ckpt: Checkpoint,
+def _run_session(engine_factory: Callable[[], Engine], options: AuditOptions, ckpt: Checkpoint,
                   ckpt_path: Path) -> None:
     writer = open_writer(Path(options.output), ckpt.writer)
     ckpt.save(ckpt_path)

@@ -21,7 +21,8 @@ def add_audit_arguments(audit: argparse.ArgumentParser) -> None:
     audit.add_argument("--id-col", default="id", help="column with the answer id")
     audit.add_argument("--question-col", default="question", help="column with the question")
     audit.add_argument("--context-col", default="context", help="column with the context, a JSON object")
-    audit.add_argument("--batch-size", type=int, default=16, help="answers per model batch")
+    audit.add_argument("--batch-size", type=int, default=None, help="answers per model batch (default: 16; "
+                       "128 for GPU actors)")
     audit.add_argument("--checkpoint-every", type=int, default=512, help="records between fsync'd checkpoints "
                        "(the most that is redone after a kill)")
     audit.add_argument("--restart", action="store_true", help="ignore an existing checkpoint and start over")
@@ -52,11 +53,17 @@ def add_report_parser(sub) -> None:
 def _options(args: argparse.Namespace):
     from verifier.audit import AuditOptions
 
+    if args.batch_size is None:  # a GPU wants far bigger batches than a CPU core
+        args.batch_size = 128 if args.engine == "ray" and args.gpus_per_actor > 0 else 16
     for name in ("batch_size", "checkpoint_every", "ray_window"):
         if getattr(args, name) < 1:
             raise AuditInputError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
     if not Path(args.input).is_file():
         raise AuditInputError(f"input file {args.input!r} does not exist")
+    if Path(args.output).resolve() == Path(args.input).resolve():
+        raise AuditInputError("-o names the input file; write the reports to another file")
+    if not Path(args.output).resolve().parent.is_dir():
+        raise AuditInputError(f"the folder of -o {args.output!r} does not exist; create it first")
     columns = Columns(answer=args.answer_col, sources=args.sources_col, id=args.id_col,
                       question=args.question_col, context=args.context_col)
     return AuditOptions(input=args.input, output=args.output, fmt=detect_format(args.input, args.format),
@@ -76,7 +83,7 @@ def cmd_audit(args: argparse.Namespace, make_verifier: Callable[[argparse.Namesp
             return 2
         verifier = make_verifier(args)
         with open(args.output, "w", encoding="utf-8") as out:
-            stats = run_audit(verifier, sys.stdin, out, batch_size=args.batch_size,
+            stats = run_audit(verifier, sys.stdin, out, batch_size=args.batch_size or 16,
                               progress=False if args.no_progress else None)
         print(f"verifier: {stats.lines} lines, {stats.ok} reports, {stats.failed} errors -> {args.output}",
               file=sys.stderr)

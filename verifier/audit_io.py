@@ -57,7 +57,7 @@ def detect_format(path: str, explicit: str | None = None) -> str:
     suffix = Path(path).suffix.lower()
     if suffix in (".jsonl", ".ndjson", ".json", ""):
         return "jsonl"
-    if suffix in (".csv", ".tsv"):
+    if suffix == ".csv":
         return "csv"
     if suffix in (".parquet", ".pq"):
         return "parquet"

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from benchmarks.metrics import ErrorRates, confusion_matrix, threshold_for_unsafe_rate, threshold_grid
+from benchmarks.metrics import (ErrorRates, balanced_accuracy, confusion_matrix, threshold_for_unsafe_rate,
+                                threshold_grid)
 from models.base import NLIScores
 from verifier.pipeline import PreparedAnswer, Verifier
 from verifier.policy import POLICY_DIR, load_policy
@@ -253,17 +254,19 @@ def _units(examples: Sequence[Example], reports: Sequence[Report], idx: Sequence
     return [u for i in idx for u in make(examples[i], reports[i])]
 
 
-def _contradict_threshold(verifier: Verifier, examples: Sequence[Example], cached, calib: Sequence[int],
+def _contradict_threshold(verifier: Verifier, examples: Sequence[Example],
+                          cached: Sequence[tuple[PreparedAnswer, list[NLIScores]]], calib: Sequence[int],
                           chosen: Thresholds, grid: Sequence[float]) -> float:
     """The contradict threshold that best separates gold contradicted claims (balanced accuracy)."""
-    from benchmarks.metrics import balanced_accuracy
-
     gold_count = sum(1 for i in calib for _, _, label in examples[i].claims if label == "contradicted")
     if gold_count < MIN_CONTRADICTED:
         return chosen.contradict
+    part = [examples[i] for i in calib]
+    part_cached = [cached[i] for i in calib]  # only the calibration answers need finishing here
     best, best_key = chosen.contradict, None
     for t in grid:
-        units = _units(examples, _reports(verifier, cached, chosen.model_copy(update={"contradict": t})), calib, "claims")
+        reports = _reports(verifier, part_cached, chosen.model_copy(update={"contradict": t}))
+        units = _units(part, reports, range(len(part)), "claims")
         bacc = balanced_accuracy([u.gold == "contradicted" for u in units], [u.pred == "contradicted" for u in units])
         key = (round(bacc, 9), -abs(t - chosen.contradict))  # ties: stay near the policy's value
         if best_key is None or key > best_key:

@@ -66,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--max-batch-tokens", type=int, default=16384, help="estimated tokens per model call")
     serve.add_argument("--max-queue", type=int, default=256, help="answers in progress before 429")
     serve.add_argument("--timeout-ms", type=int, default=10000, help="default deadline per answer")
-    serve.add_argument("--workers", type=int, default=2, help="threads for the CPU phases")
+    serve.add_argument("--workers", type=int, default=4, help="threads for the CPU phases (prepare, finish)")
     serve.add_argument("--grace-s", type=float, default=30.0, help="how long in-flight requests may finish "
                        "after SIGTERM")
     serve.add_argument("--torch-threads", type=int, default=None, help="torch intra-op threads (default: torch's "
@@ -147,7 +147,14 @@ def cmd_models(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     import logging
 
-    from verifier.service import BatchSettings, Limits, ServiceSettings, create_app, read_token, serve
+    from verifier.service import (
+        BatchSettings,
+        Limits,
+        ServiceSettings,
+        create_app,
+        read_token,
+        serve,
+    )
 
     try:
         settings = ServiceSettings(

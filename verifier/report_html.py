@@ -24,7 +24,7 @@ header{background:#1f2937;color:#fff;padding:16px 28px}header h1{margin:0;font-s
 header p{margin:4px 0 0;color:#cbd5e1}
 main{padding:20px 28px;max-width:1200px}
 section{background:#fff;border:1px solid #e3e6ea;border-radius:8px;padding:14px 18px;margin:0 0 16px}
-h2{font-size:16px;margin:0 0 10px}
+h2{font-size:16px;margin:0 0 10px}section{overflow-x:auto}
 .cards{display:flex;gap:12px;flex-wrap:wrap}.card{flex:1;min-width:130px;background:#fff;border:1px solid #e3e6ea;
 border-radius:8px;padding:10px 14px}.card b{display:block;font-size:26px}.card span{color:#555}
 .grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(340px,1fr));gap:16px}
@@ -36,8 +36,9 @@ article{border-top:1px solid #eee;padding:10px 0}article h3{font-size:13px;margi
 font-weight:600}
 .text{font-size:15px}mark.claim{background:none;border-bottom:3px solid;cursor:pointer;padding:0 1px}
 mark.claim:hover,mark.claim.open{background:#eef2ff}
-.lbl-supported{border-color:#2e7d32}.lbl-partial{border-color:#f9a825}.lbl-unsupported{border-color:#9e9e9e}
-.lbl-contradicted{border-color:#c62828;background:#fdecea!important}
+mark.lbl-supported{border-color:#2e7d32}mark.lbl-partial{border-color:#f9a825}
+mark.lbl-unsupported{border-color:#9e9e9e}mark.lbl-contradicted{border-color:#c62828;background:#fdecea}
+svg{max-width:100%}
 .ev{display:none;margin:6px 0 6px 14px;padding:8px 10px;border-left:3px solid #cbd5e1;background:#fafafa}
 .ev.open{display:block}.ev q{color:#333}.ev .stale{color:#ef6c00}.muted{color:#777}
 .legend span{margin-right:12px}.legend i{display:inline-block;width:10px;height:10px;margin-right:4px}
@@ -77,7 +78,7 @@ def _bar_chart(chart_id: str, rows: list[tuple[str, int]], total: int) -> str:
     """Horizontal SVG bars, one row per (name, count), scaled to the largest count."""
     width, label_w, row_h = 460, 170, 24
     top = max((v for _, v in rows), default=0) or 1
-    parts = [f'<svg id="{chart_id}" role="img" viewBox="0 0 {width} {row_h * len(rows) + 4}" width="100%">']
+    parts = [f'<svg id="{chart_id}" role="img" viewBox="0 0 {width} {row_h * len(rows) + 4}" width="{width}">']
     for i, (name, value) in enumerate(rows):
         y = i * row_h + 2
         w = round((width - label_w - 90) * value / top, 1)
@@ -194,9 +195,9 @@ def render_html(summary: Summary, *, title: str = "Audit report", source_name: s
 <section><h2>Action mix</h2>{_bar_chart("chart-actions", actions, data["reports"])}</section>
 <section><h2>Claim labels</h2>{_stacked_bar("chart-labels", labels)}{_bar_chart("chart-labels-bars", labels, data["claims"])}</section>
 </div>
-<section><h2>Most common failure kinds</h2><p class="muted">claims (conflicts: answers)</p>
+<div class="grid"><section><h2>Most common failure kinds</h2><p class="muted">claims (conflicts: answers)</p>
 {_bar_chart("chart-failures", failures, data["claims"])}</section>
-<section><h2>Worst sources</h2>{worst}</section>
+<section><h2>Worst sources</h2>{worst}</section></div>
 <section><h2>Input errors</h2>{errors}</section>
 <section><h2>Answers</h2><p class="muted">{len(answers)} of {data["answers"]} answers kept for browsing, problem
 answers first. Click a highlighted claim for its evidence; hover for the reason.</p>

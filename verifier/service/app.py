@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated, Any, AsyncIterator, Sequence, cast
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 from fastapi import FastAPI, Header, Request
 from fastapi.exceptions import RequestValidationError
@@ -23,7 +24,14 @@ from verifier.errors import explain
 from verifier.schema import VerifyRequest
 from verifier.service.config import ServiceSettings
 from verifier.service.engine import AsyncEngine, ServiceReport, attach_engine
-from verifier.service.guard import Admission, GuardMiddleware, LimitProblem, check_all, check_limits, error_body
+from verifier.service.guard import (
+    Admission,
+    GuardMiddleware,
+    LimitProblem,
+    check_all,
+    check_limits,
+    error_body,
+)
 from verifier.service.metrics import CONTENT_TYPE, ServiceMetrics
 
 if TYPE_CHECKING:
@@ -75,7 +83,7 @@ _WARMUP = (
 
 @dataclass
 class ServiceState:
-    verifier: "Verifier"
+    verifier: Verifier
     settings: ServiceSettings
     metrics: ServiceMetrics
     admission: Admission
@@ -144,7 +152,7 @@ def _too_large(problem: LimitProblem, metrics: ServiceMetrics) -> Response:
 
 
 def _json(model: BaseModel, report: ServiceReport | None = None) -> Response:
-    headers = {}
+    headers: dict[str, str] = {}
     if report is not None:
         headers["X-Verifier-Action"] = report.decision.action
         if report.error_id:
@@ -152,7 +160,7 @@ def _json(model: BaseModel, report: ServiceReport | None = None) -> Response:
     return Response(model.model_dump_json(), media_type="application/json", headers=headers)
 
 
-def create_app(verifier: "Verifier", settings: ServiceSettings | None = None, *,
+def create_app(verifier: Verifier, settings: ServiceSettings | None = None, *,
                metrics: ServiceMetrics | None = None) -> FastAPI:
     """A FastAPI app serving `verifier` (its model already loaded); run it with uvicorn."""
     settings = settings or ServiceSettings()
@@ -193,10 +201,15 @@ def create_app(verifier: "Verifier", settings: ServiceSettings | None = None, *,
         metrics.rejected.labels(reason="invalid").inc()
         errors = [dict(e, loc=tuple(e["loc"][1:]) if e["loc"][:1] == ("body",) else tuple(e["loc"]))
                   for e in exc.errors()]
-        fields = [_where(e["loc"]) for e in errors]
+        whole_body = [e for e in errors if e["type"] == "json_invalid" or not e["loc"]]
+        if whole_body:
+            # Not a field problem: the body itself is not one JSON object.
+            return JSONResponse({"error": "invalid_request", "field": "body", "message": "the body must be one "
+                                 "JSON object, sent with Content-Type: application/json (see /openapi.json)"},
+                                status_code=422)
         message = explain(cast(ValidationError, RequestValidationError(errors)))
         return JSONResponse({"error": "invalid_request", "message": f"invalid input: {message}",
-                             "field": fields[0] if fields else None}, status_code=422)
+                             "field": _where(errors[0]["loc"]) if errors else None}, status_code=422)
 
     @app.post("/v1/verify", response_model=ServiceReport, responses=_ERRORS,
               summary="Verify one answer against its sources")

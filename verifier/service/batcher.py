@@ -15,9 +15,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 from models.base import NLIScores, Pair
 from verifier.service.config import BatchSettings

@@ -14,9 +14,11 @@ import logging
 import time
 import traceback
 import uuid
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
+from extractors.schema import Language
 from verifier.schema import Coverage, Decision, ModelInfo, Report, VerifyRequest
 from verifier.service.batcher import BatchStats, MicroBatcher
 from verifier.service.config import ServiceSettings
@@ -35,7 +37,7 @@ class ServiceReport(Report):
     error_id: str | None = None
 
 
-def _language(text: str) -> str:
+def _language(text: str) -> Language:
     try:
         from extractors import detect_language
 
@@ -47,11 +49,11 @@ def _language(text: str) -> str:
 class AsyncEngine:
     def __init__(
         self,
-        verifier: "Verifier",
+        verifier: Verifier,
         settings: ServiceSettings | None = None,
         *,
         on_batch: Callable[[BatchStats], None] | None = None,
-        on_report: Callable[["ServiceReport"], None] | None = None,
+        on_report: Callable[[ServiceReport], None] | None = None,
     ) -> None:
         self.verifier = verifier
         self.settings = settings or ServiceSettings()
@@ -145,7 +147,7 @@ def _short(value: str | None, limit: int = 64) -> str:
     return "-" if value is None else value[:limit]
 
 
-def engine_for(verifier: "Verifier", settings: ServiceSettings | None = None) -> AsyncEngine:
+def engine_for(verifier: Verifier, settings: ServiceSettings | None = None) -> AsyncEngine:
     """The verifier's engine on the running loop, made on first use and then shared (HTTP
     service and `averify` alike). Engines are tied to one event loop."""
     loop = asyncio.get_running_loop()
@@ -158,7 +160,7 @@ def engine_for(verifier: "Verifier", settings: ServiceSettings | None = None) ->
     return attach_engine(verifier, settings)
 
 
-def attach_engine(verifier: "Verifier", settings: ServiceSettings | None = None) -> AsyncEngine:
+def attach_engine(verifier: Verifier, settings: ServiceSettings | None = None) -> AsyncEngine:
     """A new engine on the running loop, replacing (and releasing) the verifier's previous one."""
     old: AsyncEngine | None = getattr(verifier, "async_engine", None)
     loop = asyncio.get_running_loop()

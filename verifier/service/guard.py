@@ -9,13 +9,19 @@ from __future__ import annotations
 
 import hmac
 import json
+import logging
 import time
+import traceback
+import uuid
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Iterable
+from typing import Any
 
 from verifier.schema import VerifyRequest
 from verifier.service.config import Limits
 from verifier.service.metrics import ServiceMetrics
+
+log = logging.getLogger("verifier.service")
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
@@ -121,7 +127,7 @@ class GuardMiddleware:
                            [(b"www-authenticate", b'Bearer realm="verifier"')])
             return
         if scope["method"] not in ("POST", "PUT", "PATCH"):
-            await self.app(scope, receive, send)
+            await self._fail_closed(scope, receive, send)
             return
         declared = _header(scope, b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.max_body_bytes:
@@ -152,7 +158,33 @@ class GuardMiddleware:
                 return {"type": "http.request", "body": body, "more_body": False}
             return await receive()  # after the body: wait for the disconnect, as ASGI servers do
 
-        await self.app(scope, replay, send)
+        await self._fail_closed(scope, replay, send)
+
+    async def _fail_closed(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Run the app; an exception that escapes it still gets a JSON answer saying abstain.
+
+        Verification errors are already turned into abstain reports by the engine; this catches
+        the rest (a bug in a route) without letting the server log the exception's message,
+        which could quote the request.
+        """
+        started = [False]
+
+        async def tracking_send(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                started[0] = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking_send)
+        except Exception as exc:  # noqa: BLE001 - fail closed, keep serving
+            error_id = uuid.uuid4().hex[:12]
+            log.error("internal error %s on %s: %s\n%s", error_id, scope["path"], type(exc).__name__,
+                      "".join(traceback.format_tb(exc.__traceback__)))
+            self.metrics.internal_errors.inc()
+            if not started[0]:
+                reason = f"internal error {error_id}; the answer was not checked and must not go out"
+                await _respond(send, 500, error_body("internal_error", reason, error_id=error_id,
+                                                     decision={"action": "abstain", "reason": reason}))
 
     def _authorized(self, scope: Scope) -> bool:
         value = _header(scope, b"authorization") or ""

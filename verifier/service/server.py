@@ -11,12 +11,13 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any, Self
 
 import uvicorn
 from fastapi import FastAPI
 
-DEFAULT_GRACE_S = 30.0
+DEFAULT_GRACE_S = 30
 
 
 class ServiceServer(uvicorn.Server):
@@ -40,7 +41,7 @@ def _drainer(app: FastAPI) -> Callable[[], None]:
 def make_server(app: FastAPI, host: str = "127.0.0.1", port: int = 8080, *, grace_s: float = DEFAULT_GRACE_S,
                 **config: Any) -> ServiceServer:
     config.setdefault("log_level", "info")
-    return ServiceServer(uvicorn.Config(app, host=host, port=port, timeout_graceful_shutdown=grace_s,
+    return ServiceServer(uvicorn.Config(app, host=host, port=port, timeout_graceful_shutdown=round(grace_s),
                                         lifespan="on", **config), on_drain=_drainer(app))
 
 
@@ -67,7 +68,7 @@ class BackgroundServer:
     def url(self) -> str:
         return f"http://{self.host}:{self.port}"
 
-    def start(self, timeout_s: float = 60.0) -> "BackgroundServer":
+    def start(self, timeout_s: float = 60.0) -> Self:
         self._thread.start()
         deadline = time.monotonic() + timeout_s
         while not self.server.started:
@@ -93,7 +94,7 @@ class BackgroundServer:
     def running(self) -> bool:
         return self._thread.is_alive()
 
-    def __enter__(self) -> "BackgroundServer":
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
