@@ -7,6 +7,7 @@ and the average model batch (pairs and answers per model call, from /metrics).
 
     python -m benchmarks.load_test --model lexical
     python -m benchmarks.load_test --model e5-stand-in      # default model's architecture, random head
+    python -m benchmarks.load_test --model tiny-bert        # the tests' tiny random BERT
     python -m benchmarks.load_test --model default --levels 1,8,32,128 --max-requests 400 --max-seconds 60
 
 Bounded: each level stops after --max-requests requests or --max-seconds, whichever comes first.
@@ -33,6 +34,7 @@ from typing import Any
 import httpx
 
 STAND_IN = "e5-stand-in"
+TINY = "tiny-bert"
 
 
 def make_request(rng: random.Random, i: int) -> dict:
@@ -59,6 +61,7 @@ class LevelResult:
     errors: int = 0
     batch_pairs: float = 0.0
     batch_answers: float = 0.0
+    server_cpu_s: float = float("nan")
 
     @property
     def done(self) -> int:
@@ -70,11 +73,21 @@ class LevelResult:
         rps = len(self.latencies) / self.seconds if self.seconds else 0.0
         return (f"{self.clients:>7} {self.done:>8} {rps:>9.1f} {pct(0.50):>8.1f} {pct(0.95):>8.1f} "
                 f"{pct(0.99):>8.1f} {self.refused:>8} {self.errors:>6} {self.batch_pairs:>11.1f} "
-                f"{self.batch_answers:>13.2f}")
+                f"{self.batch_answers:>13.2f} {self.server_cpu_s * 1000 / max(1, len(self.latencies)):>13.1f}")
 
 
 HEADER = (f"{'clients':>7} {'requests':>8} {'report/s':>9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} "
-          f"{'429/503':>8} {'errors':>6} {'pairs/call':>11} {'answers/call':>13}")
+          f"{'429/503':>8} {'errors':>6} {'pairs/call':>11} {'answers/call':>13} {'srv cpu ms/r':>13}")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux /proc); NaN elsewhere. Unlike throughput, CPU time
+    per report is not skewed by other busy processes on a shared machine."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
 
 
 def scrape(text: str) -> dict[str, float]:
@@ -89,10 +102,11 @@ def scrape(text: str) -> dict[str, float]:
 
 
 async def run_level(url: str, clients: int, max_requests: int, max_seconds: float, rng: random.Random,
-                    headers: dict[str, str]) -> LevelResult:
+                    server_pid: int) -> LevelResult:
     result = LevelResult(clients)
+    cpu_before = cpu_seconds(server_pid)
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
-    async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits, headers=headers) as http:
+    async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as http:
         before = scrape((await http.get("/metrics")).text)
         issued = 0
         started = time.perf_counter()
@@ -120,6 +134,7 @@ async def run_level(url: str, clients: int, max_requests: int, max_seconds: floa
         await asyncio.gather(*(client() for _ in range(clients)))
         result.seconds = time.perf_counter() - started
         after = scrape((await http.get("/metrics")).text)
+    result.server_cpu_s = cpu_seconds(server_pid) - cpu_before
     calls = after.get("verifier_model_batch_pairs_count", 0) - before.get("verifier_model_batch_pairs_count", 0)
     if calls:
         result.batch_pairs = (after["verifier_model_batch_pairs_sum"] - before["verifier_model_batch_pairs_sum"]) / calls
@@ -141,6 +156,20 @@ def build_stand_in(folder: Path) -> str:
     model.save_pretrained(folder)
     AutoTokenizer.from_pretrained(base, local_files_only=True).save_pretrained(folder)
     return str(folder)
+
+
+def build_tiny(folder: Path) -> str:
+    """The test suite's tiny random BERT (tests/conftest.py): real transformers loading, little compute."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_conftest", Path(__file__).resolve().parents[1] / "tests/conftest.py")
+    assert spec is not None and spec.loader is not None
+    conftest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conftest)
+    return str(conftest.build_tiny_nli(folder, {0: "entailment", 1: "neutral", 2: "contradiction"}))
+
+
+BUILDERS = {STAND_IN: build_stand_in, TINY: build_tiny}
 
 
 def free_port() -> int:
@@ -173,7 +202,7 @@ def wait_ready(url: str, proc: subprocess.Popen, timeout_s: float) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--model", default="lexical", help=f"a registry name, a folder, or {STAND_IN!r}")
+    p.add_argument("--model", default="lexical", help=f"a registry name, a folder, {STAND_IN!r} or {TINY!r}")
     p.add_argument("--levels", default="1,8,32,128")
     p.add_argument("--max-requests", type=int, default=300, help="per level (1 client: a fifth of it)")
     p.add_argument("--max-seconds", type=float, default=45.0, help="per level")
@@ -189,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     with contextlib.ExitStack() as stack:
         tmp = stack.enter_context(tempfile.TemporaryDirectory())
         log = stack.enter_context(open(args.server_log, "w")) if args.server_log else subprocess.DEVNULL
-        model = build_stand_in(Path(tmp)) if args.model == STAND_IN else args.model
+        model = BUILDERS[args.model](Path(tmp)) if args.model in BUILDERS else args.model
         port = free_port()
         url = f"http://127.0.0.1:{port}"
         proc = start_server(model, port, args, log)
@@ -199,12 +228,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"model: {args.model}   window: {args.window_ms} ms   max pairs/call: {args.max_batch_pairs}   "
                   f"torch threads: {args.torch_threads or 'default'}   cpus: {os.cpu_count()}   "
                   f"load average: {os.getloadavg()[0]:.1f}")
-            asyncio.run(run_level(url, 4, 8, 30, rng, {}))  # warm the connection pool and caches of the OS
+            asyncio.run(run_level(url, 4, 8, 30, rng, proc.pid))  # warm the connection pool and caches of the OS
             print(HEADER)
             results = []
             for clients in (int(x) for x in args.levels.split(",")):
                 budget = args.max_requests // 5 if clients == 1 else args.max_requests
-                result = asyncio.run(run_level(url, clients, max(budget, clients), args.max_seconds, rng, {}))
+                result = asyncio.run(run_level(url, clients, max(budget, clients), args.max_seconds, rng, proc.pid))
                 results.append(result)
                 print(result.row(), flush=True)
         finally:

@@ -133,7 +133,8 @@ def test_parquet_in_and_out(tmp_path):
                      *AUDIT]) == 0
         assert not Path(str(out) + ".parts").exists()
     assert main(["audit", str(jsonl), "-o", str(tmp_path / "ref.jsonl"), *AUDIT]) == 0
-    got = [_without_timing(r) for name in ("a", "b") for r in iter_report_records(str(tmp_path / f"{name}.out.parquet"))]
+    got = [_without_timing(r) for name in ("a", "b")
+           for r in iter_report_records(str(tmp_path / f"{name}.out.parquet"))]
     ref = [_without_timing(json.loads(x)) for x in _lines(tmp_path / "ref.jsonl")]
     for r in ref[3:]:
         r["line"] -= 3  # the second Parquet file numbers its rows from 1
@@ -198,3 +199,57 @@ def test_stream_api_keeps_line_numbers_and_goes_on_after_a_bad_line(tmp_path):
     assert (stats.lines, stats.ok, stats.failed) == (3, 2, 1)
     assert [r["line"] for r in records] == [1, 3, 4]
     assert "must be a JSON object" in records[1]["error"]
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv", "parquet"])
+def test_reading_from_a_recorded_position_continues_exactly_where_it_stopped(tmp_path, fmt):
+    from verifier.audit_io import iter_records
+
+    rows = [{"id": f"r{i}", "answer": f"Line one {i}\nline two, with a comma", "sources": "[]"} for i in range(7)]
+    path = tmp_path / f"in.{fmt}"
+    if fmt == "jsonl":
+        path.write_text("".join(json.dumps(r) + "\n" + ("\n" if i == 2 else "") for i, r in enumerate(rows)))
+    elif fmt == "csv":
+        with path.open("w", encoding="utf-8", newline="") as fh:  # quoted fields span lines
+            writer = csv.DictWriter(fh, ["id", "answer", "sources"])
+            writer.writeheader()
+            writer.writerows(rows)
+    else:
+        pq.write_table(pa.Table.from_pylist(rows), path, row_group_size=2)
+    full = list(iter_records(str(path), fmt))
+    assert [r.data["id"] for r in full] == [r["id"] for r in rows]
+    for cut in range(len(full)):
+        done = full[cut]
+        rest = list(iter_records(str(path), fmt, start=done.position, first_number=done.number + 1))
+        assert rest == full[cut + 1:]
+
+
+def test_audit_with_a_real_transformers_model_folder(tmp_path):
+    from conftest import build_tiny_nli
+
+    folder = build_tiny_nli(tmp_path / "tiny-nli", {0: "entailment", 1: "neutral", 2: "contradiction"})
+    requests = _valid_requests(4)
+    inp = tmp_path / "in.jsonl"
+    inp.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in requests + requests), encoding="utf-8")
+    out, summary = tmp_path / "out.jsonl", tmp_path / "summary.json"
+    assert main(["audit", str(inp), "-o", str(out), "--model", str(folder), "--device", "cpu", "--batch-size", "4",
+                 "--no-progress", "--summary", str(summary)]) == 0
+    records = [json.loads(x) for x in _lines(out)]
+    assert [r["id"] for r in records] == [r["id"] for r in requests + requests]
+    assert {r["model"]["name"] for r in records} == {"tiny-nli"}
+    # The second batch repeats the first: every (span, claim) pair is scored once.
+    stats = json.loads(summary.read_text())["cache"]
+    assert stats["score_hits"] >= stats["score_misses"] > 0
+    assert [_without_timing(r) | {"line": 0} for r in records[:4]] == \
+        [_without_timing(r) | {"line": 0} for r in records[4:]]
+
+
+def test_resuming_onto_a_deleted_output_is_refused(tmp_path, capsys):
+    out = tmp_path / "out.jsonl"
+    assert main(["audit", str(SAMPLE), "-o", str(out), "--checkpoint-every", "5", *AUDIT]) == 1
+    checkpoint = Path(f"{out}.checkpoint.json")
+    state = json.loads(checkpoint.read_text())
+    checkpoint.write_text(json.dumps({**state, "complete": False}))  # as if killed before the end
+    out.unlink()
+    assert main(["audit", str(SAMPLE), "-o", str(out), *AUDIT]) == 2
+    assert "--restart" in capsys.readouterr().err

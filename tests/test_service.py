@@ -343,6 +343,15 @@ def test_averify_shares_the_services_batcher(analyzer):
     assert pairs_scored == sum(model.calls) > 0
 
 
+def test_averify_from_another_thread_uses_the_running_services_batcher(start):
+    s = start()
+    engine = s.verifier.async_engine
+    before = engine.batcher.pairs_scored
+    report = asyncio.run(s.verifier.averify("Hotel fees are charged per night.", [SOURCE], id="local"))
+    assert report.id == "local" and report.claims and s.verifier.async_engine is engine
+    assert engine.batcher.pairs_scored > before  # scored by the service's batcher, on the service's loop
+
+
 # -- the command line -------------------------------------------------------------------------
 
 

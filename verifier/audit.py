@@ -61,11 +61,11 @@ def verify_records(verifier, raws: list[RawRecord], *, include_text: bool = Fals
             reports[raw.number] = report.model_dump(mode="json")
     except Exception:
         # One request broke the shared batch: redo them one by one so only it fails.
-        for raw, request in good:
+        for raw, valid in good:
             try:
-                reports[raw.number] = verifier.verify_request(request).model_dump(mode="json")
+                reports[raw.number] = verifier.verify_request(valid).model_dump(mode="json")
             except Exception as exc:  # noqa: BLE001 - an audit records every failure and goes on
-                reports[raw.number] = {"id": request.id, "error": f"line {raw.number}: {type(exc).__name__}: {exc}"}
+                reports[raw.number] = {"id": valid.id, "error": f"line {raw.number}: {type(exc).__name__}: {exc}"}
     records = []
     for raw, request, error in parsed:
         if request is None:

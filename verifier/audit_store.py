@@ -109,9 +109,13 @@ class JsonlWriter:
 
     def __init__(self, path: Path, state: dict | None) -> None:
         self.path = path
+        committed = (state or {}).get("bytes", 0)
+        if committed and (not path.exists() or path.stat().st_size < committed):
+            raise ResumeError(f"{path} is shorter than its checkpoint says (was it moved or edited?); pass "
+                              "--restart to start the audit over")
         self.fh = open(path, "ab" if path.exists() else "wb")
         # Anything past the committed length was written after the last checkpoint: drop it.
-        self.fh.truncate((state or {}).get("bytes", 0))
+        self.fh.truncate(committed)
         self.fh.seek(0, os.SEEK_END)
 
     def write(self, record: dict) -> None:
@@ -164,6 +168,8 @@ class ParquetWriter:
         if self.parts == 0 and self.parts_dir.exists():
             shutil.rmtree(self.parts_dir)
         self.parts_dir.mkdir(exist_ok=True)
+        if any(not self._part(i).exists() for i in range(self.parts)):
+            raise ResumeError(f"{self.parts_dir} lacks parts its checkpoint lists; pass --restart to start over")
         for stale in self.parts_dir.iterdir():  # parts written after the last checkpoint
             if not stale.name.endswith(".parquet") or int(stale.name.split("-")[1].split(".")[0]) >= self.parts:
                 stale.unlink()

@@ -47,7 +47,8 @@ class SpanIndex:
         return math.log(1 + self.total / (1 + len(self.postings.get(token, ()))))
 
     def candidates(self, claim: Claim, *, top_sentences: int = 4, top_windows: int = 2) -> list[Candidate]:
-        tokens = set(content_tokens(claim.text))
+        # dict, not set: a fixed summation order keeps scores identical across processes.
+        tokens = dict.fromkeys(content_tokens(claim.text))
         weights = {t: self.idf(t) for t in tokens}
         norm = sum(weights.values()) or 1.0
         scores: dict[tuple[int, int], float] = defaultdict(float)

@@ -102,11 +102,12 @@ class Verifier:
         timeout_ms: int | None = None,
     ) -> Report:
         """`verify` for asyncio apps: the model call is batched with concurrent callers (and with the
-        HTTP service when it runs on this loop). Past `timeout_ms` the report is an explicit abstain
-        ("verification timed out"); an internal error gives an abstain carrying an error id."""
-        from verifier.service.engine import engine_for
+        HTTP service when one serves this verifier in this process). Past `timeout_ms` the report is
+        an explicit abstain ("verification timed out"); an internal error gives an abstain carrying
+        an error id."""
+        from verifier.service.engine import averify_request
 
-        return await engine_for(self).verify(_request(answer, sources, question, context, id), timeout_ms)
+        return await averify_request(self, _request(answer, sources, question, context, id), timeout_ms)
 
     def verify_request(self, request: VerifyRequest | Mapping[str, Any]) -> Report:
         return self.verify_batch([request])[0]

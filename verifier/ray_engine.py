@@ -13,6 +13,7 @@ Ray is imported here only, so the local engine never needs it.
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -114,6 +115,7 @@ class RayEngine:
         ctx = ray.data.DataContext.get_current()
         ctx.execution_options.preserve_order = True  # records must come back in input order
         ctx.enable_progress_bars = False  # the audit draws its own bar
+        logging.getLogger("ray.data").setLevel(logging.WARNING)  # keep stderr for the bar and the summary
         actors, cpus, gpus = self._actor_layout()
         device = self.device if self.device != "auto" else ("cuda" if gpus else "cpu")
         ds = (ray.data.from_items(windows)

@@ -193,7 +193,8 @@ def render_html(summary: Summary, *, title: str = "Audit report", source_name: s
 {_card("passed", data["actions"].get("answer", 0), "answers that may go out")}</div>
 <div class="grid" style="margin-top:16px">
 <section><h2>Action mix</h2>{_bar_chart("chart-actions", actions, data["reports"])}</section>
-<section><h2>Claim labels</h2>{_stacked_bar("chart-labels", labels)}{_bar_chart("chart-labels-bars", labels, data["claims"])}</section>
+<section><h2>Claim labels</h2>{_stacked_bar("chart-labels", labels)}
+{_bar_chart("chart-labels-bars", labels, data["claims"])}</section>
 </div>
 <div class="grid"><section><h2>Most common failure kinds</h2><p class="muted">claims (conflicts: answers)</p>
 {_bar_chart("chart-failures", failures, data["claims"])}</section>

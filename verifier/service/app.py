@@ -187,7 +187,11 @@ def create_app(verifier: Verifier, settings: ServiceSettings | None = None, *,
             metrics.ready.set(0)
             for task in state.tasks:
                 task.cancel()
-            await engine.close()
+            try:
+                # In-flight HTTP requests are done by now; this bounds the wait for a hung model call.
+                await asyncio.wait_for(engine.close(), settings.max_timeout_ms / 1000)
+            except TimeoutError:
+                log.error("the model did not finish its last batch in time; stopping anyway")
 
     app = FastAPI(title="verifier", version="1", lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Post-generation filter: checks a RAG answer against its sources and says whether "

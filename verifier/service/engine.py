@@ -147,6 +147,18 @@ def _short(value: str | None, limit: int = 64) -> str:
     return "-" if value is None else value[:limit]
 
 
+async def averify_request(verifier: Verifier, request: VerifyRequest, timeout_ms: int | None = None
+                          ) -> ServiceReport:
+    """`Verifier.averify`: through the verifier's engine, even when that engine (e.g. the HTTP
+    service's) runs on an event loop in another thread, so that all callers share one batcher."""
+    engine: AsyncEngine | None = getattr(verifier, "async_engine", None)
+    loop = asyncio.get_running_loop()
+    if engine is not None and engine.usable and engine.loop is not loop and engine.loop.is_running():
+        future = asyncio.run_coroutine_threadsafe(engine.verify(request, timeout_ms), engine.loop)
+        return await asyncio.wrap_future(future)  # cancelling this cancels the work over there too
+    return await engine_for(verifier).verify(request, timeout_ms)
+
+
 def engine_for(verifier: Verifier, settings: ServiceSettings | None = None) -> AsyncEngine:
     """The verifier's engine on the running loop, made on first use and then shared (HTTP
     service and `averify` alike). Engines are tied to one event loop."""
