@@ -14,6 +14,7 @@ from typing import Callable
 from extractors import Claim, Fact
 from extractors.compare import compare_facts, same_slot
 from extractors.text import match_key, normalise
+from extractors.tokens import content_tokens
 from verifier.candidates import Candidate
 from verifier.schema import FactCheck
 
@@ -56,7 +57,8 @@ def check_facts(claim: Claim, candidates: list[Candidate], *, min_relevance: flo
     ranked = sorted(candidates, key=lambda c: -c.relevance)
     outer = [f for f in claim.facts
              if not any(o is not f and o.start <= f.start and f.end <= o.end for o in claim.facts)]
-    results = [check_fact(fact, ranked, min_relevance, titles) for fact in outer]
+    words = frozenset(content_tokens(claim.text))
+    results = [check_fact(fact, ranked, min_relevance, titles, words) for fact in outer]
     if entities_of is not None:
         results = [_entity_clash(r, ranked, min_relevance, entities_of) for r in results]
     return results
@@ -76,16 +78,22 @@ def _entity_clash(result: FactResult, ranked: list[Candidate], min_relevance: fl
 
 
 def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
-               titles: dict[str, str] | None = None) -> FactResult:
-    """One fact against spans ranked by relevance (most relevant first)."""
+               titles: dict[str, str] | None = None, claim_words: frozenset[str] = frozenset()) -> FactResult:
+    """One fact against spans ranked by relevance (most relevant first).
+
+    `claim_words` (the claim's content tokens) lets a source value count as the same slot
+    when the words naming it ("restocking fee") are in the claim, wherever they stand.
+    """
     if fact.kind in ("entity", "identifier"):
         return _check_name(fact, ranked, titles or {})
     if fact.kind == "date":
         return _check_date(fact, ranked, min_relevance)
-    # The most relevant span decides: a value that agrees there is a match, even when the
-    # span also holds other values ("61.4%, compared with 59.8%"); a different value is a
-    # mismatch when its context words name the same slot, or when the span is clearly
-    # about the claim.
+    # Spans are read most relevant first. A value that agrees is a match, even when the span
+    # holds other values too ("61.4%, compared with 59.8%"). A different value whose context
+    # words name the claim's slot is a mismatch at once; one that only sits in a span that is
+    # clearly about the claim (or whose slot words appear anywhere in the claim) is a mismatch
+    # unless a less relevant span still agrees ("Orders over $75 ship free" after "$14.99").
+    deferred: FactResult | None = None
     for cand in ranked:
         same = [o for o in cand.span.facts if o.kind == fact.kind and _same_dimension(fact, o)]
         agree = next((o for o in same if compare_facts(fact, o) != "different"), None)
@@ -93,10 +101,14 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
             return FactResult(fact, "matched", agree, agree.text, cand.span.source_id)
         if cand.relevance < min_relevance:
             continue
-        clash = next((o for o in same if same_slot(fact, o) or cand.relevance >= STRONG_RELEVANCE), None)
+        clash = next((o for o in same if same_slot(fact, o)), None)
         if clash is not None:
-            return FactResult(fact, "mismatched", clash, clash.text, cand.span.source_id)
-    return FactResult(fact, "missing")
+            return deferred or FactResult(fact, "mismatched", clash, clash.text, cand.span.source_id)
+        weak = next((o for o in same if cand.relevance >= STRONG_RELEVANCE
+                     or claim_words & frozenset(content_tokens(o.context))), None)
+        if weak is not None and deferred is None:
+            deferred = FactResult(fact, "mismatched", weak, weak.text, cand.span.source_id)
+    return deferred or FactResult(fact, "missing")
 
 
 _GRANULARITY_RANK = {"year": 0, "quarter": 1, "month": 2, "weekday_range": 2, "day": 3, "datetime": 4}

@@ -19,6 +19,7 @@ from extractors import Analyzer, Claim, detect_language, extract_entities, split
 from models import NLIModel, NLIScores, Pair, load_model
 from verifier.cache import VerifierCache, content_hash
 from verifier.candidates import Candidate, SpanIndex
+from verifier.canonical import model_text
 from verifier.conflicts import claim_conflicts, unresolved
 from verifier.decide import decide
 from verifier.decision_log import DecisionLog
@@ -41,7 +42,12 @@ class PreparedAnswer:
     timing_ms: dict[str, float] = field(default_factory=dict)
 
     def pairs(self) -> list[Pair]:
-        return [(c.span.text, claim.text) for claim, cands in zip(self.claims, self.candidates) for c in cands]
+        """(evidence, claim) for every candidate, as the model reads them."""
+        return [
+            (model_text(c.span.text, c.span.facts), model_text(claim.text, claim.facts))
+            for claim, cands in zip(self.claims, self.candidates)
+            for c in cands
+        ]
 
 
 def _ms(since: float) -> float:

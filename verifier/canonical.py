@@ -1,0 +1,36 @@
+"""Model input with Chinese numerals written as digits.
+
+The cross-encoder learned numbers mostly from digits, so "三百元" against "300元" looks like a
+different amount to it. Inside the number facts the extractor already found (and only
+there: 一 is also part of ordinary words), numeral runs are rewritten as digits before the
+pair reaches the model. Reports keep the original text.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Iterable
+
+from extractors import Fact
+from extractors.chinese_numerals import NUMERAL_CHARS, parse_chinese_number
+
+
+@lru_cache(maxsize=1)
+def _numeral_run() -> re.Pattern[str]:
+    return re.compile(f"[{NUMERAL_CHARS}0-9.点]*[{NUMERAL_CHARS}][{NUMERAL_CHARS}0-9.点]*")
+
+
+def _digits(match: re.Match[str]) -> str:
+    value = parse_chinese_number(match.group())
+    return match.group() if value is None else format(value.normalize(), "f")
+
+
+def model_text(text: str, facts: Iterable[Fact]) -> str:
+    """`text` with the Chinese numerals of its number facts replaced by digits."""
+    for fact in facts:
+        if fact.kind == "number" and any(ch in NUMERAL_CHARS for ch in fact.text):
+            rewritten = _numeral_run().sub(_digits, fact.text)
+            if rewritten != fact.text:
+                text = text.replace(fact.text, rewritten)
+    return text
