@@ -318,7 +318,7 @@ def main(argv=None):
         ema = loss.item() if ema is None else 0.98 * ema + 0.02 * loss.item()
         if step % 20 == 0 or a.bench:
             el = time.time() - t_train
-            log(f"step {step}/{total} loss {ema:.4f} {el / max(1, step - 0):.2f}s/step")
+            log(f"step {step}/{total} loss {ema:.4f} {el / max(1, step - step0):.2f}s/step")
         if a.bench and step >= 10:
             log(f"bench: {(time.time() - t_train) / step:.2f} s/step at mean len {np.mean(lengths):.0f}")
             return

@@ -46,7 +46,7 @@ class SpanIndex:
     def idf(self, token: str) -> float:
         return math.log(1 + self.total / (1 + len(self.postings.get(token, ()))))
 
-    def candidates(self, claim: Claim, *, top_sentences: int = 4, top_windows: int = 2) -> list[Candidate]:
+    def candidates(self, claim: Claim, *, top_sentences: int = 3, top_windows: int = 1) -> list[Candidate]:
         # dict, not set: a fixed summation order keeps scores identical across processes.
         tokens = dict.fromkeys(content_tokens(claim.text))
         weights = {t: self.idf(t) for t in tokens}
