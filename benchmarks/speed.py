@@ -238,7 +238,7 @@ def run(args: argparse.Namespace, log: Callable[[str], None]) -> dict[str, Any]:
     grid = GRIDS[args.grid]
     device = args.device
     gpu = device.startswith("cuda")
-    verifier = Verifier(args.model, device=device, batch_size=args.batch_size or (128 if gpu else 32))
+    verifier = Verifier(args.model, device=device, batch_size=args.batch_size or (128 if gpu else None))
     timed = TimedModel(verifier.model)
     verifier.model = timed
     tok = getattr(timed.inner, "tokenizer", None)
@@ -312,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", default="default")
     parser.add_argument("--device", default="cpu", help="cpu or cuda (bf16 on GPUs that support it)")
     parser.add_argument("--grid", choices=sorted(GRIDS), default=None, help="default: reduced on CPU, full on GPU")
-    parser.add_argument("--batch-size", type=int, default=None, help="model batch size (default 32 CPU, 128 GPU)")
+    parser.add_argument("--batch-size", type=int, default=None, help="model batch size (default: the backend's choice on CPU, 128 on GPU)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default=str(RESULTS))
     args = parser.parse_args(argv)

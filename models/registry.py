@@ -28,7 +28,7 @@ class ModelSpec:
     path: str | None = None
     label_map: dict[str, str] = field(default_factory=dict)
     max_length: int = 256
-    batch_size: int = 32
+    batch_size: int | None = None  # None: the backend's choice for the device
     description: str = ""
 
 
@@ -55,7 +55,7 @@ def _specs_from_file(path: Path) -> dict[str, ModelSpec]:
             path=str(entry["path"]),
             label_map=dict(entry.get("label_map", {})),
             max_length=int(entry.get("max_length", 256)),
-            batch_size=int(entry.get("batch_size", 32)),
+            batch_size=int(entry["batch_size"]) if "batch_size" in entry else None,
             description=str(entry.get("description", "")),
         )
     return specs

@@ -58,7 +58,7 @@ class TransformersNLIModel:
         path: str | os.PathLike,
         *,
         device: str = "auto",
-        batch_size: int = 32,
+        batch_size: int | None = None,
         max_length: int = 256,
         label_map: dict[str, str] | None = None,
         name: str | None = None,
@@ -90,7 +90,9 @@ class TransformersNLIModel:
             self.dtype = torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
         self.model.to(device=self.device, dtype=self.dtype).eval()
         self.labels = label_map_from_config(self.model.config.id2label, label_map)
-        self.batch_size = batch_size
+        # Small batches are fastest on CPU (measured: 8 beats 16 and 32 for e5-small); GPUs
+        # want large ones.
+        self.batch_size = batch_size or (64 if self.device.startswith("cuda") else 8)
         self.max_length = min(max_length, getattr(self.tokenizer, "model_max_length", max_length) or max_length)
         self.name = name or Path(location).name
         self.revision = revision or str(getattr(self.model.config, "_commit_hash", None) or "local")
