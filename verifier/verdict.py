@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ConfigDict, Field
 
 from extractors import Claim
+from extractors.tokens import token_recall
 from models.base import NLIScores
 from verifier.candidates import Candidate
 from verifier.factcheck import FactResult
@@ -24,6 +25,8 @@ class Thresholds(BaseModel):
     relevance: float = Field(0.35, ge=0, le=1, description="lexical relevance a span needs before its facts "
                              "or its contradiction count against a claim")
     max_evidence: int = Field(3, ge=1, description="evidence spans reported per claim")
+    min_overlap: float = Field(0.3, ge=0, le=1, description="share of the claim's content words a span must "
+                               "contain to support it")
 
 
 @dataclass(frozen=True)
@@ -44,7 +47,10 @@ def label_claim(
     has_sources: bool = True,
 ) -> ClaimReport:
     current = [s for s in scored if s.current]
-    best = max(current, key=lambda s: s.scores.entailment, default=None)
+    # A span that shares almost no words with the claim cannot support it, whatever the model
+    # says: small cross-encoders are overconfident on unrelated text in the same register.
+    grounded = [s for s in current if token_recall(claim.text, s.candidate.span.text) >= thresholds.min_overlap]
+    best = max(grounded, key=lambda s: s.scores.entailment, default=None)
     best_any = max(scored, key=lambda s: s.scores.entailment, default=None)
     relevant = [s for s in current if s.candidate.relevance >= thresholds.relevance]
     contra = max(relevant, key=lambda s: s.scores.contradiction, default=None)
