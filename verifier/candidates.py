@@ -14,7 +14,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from extractors import Claim
-from extractors.compare import compare_facts, same_slot
+from extractors.compare import same_slot
 from extractors.tokens import content_tokens
 from verifier.segment import SegmentedSource, Span
 
@@ -95,9 +95,3 @@ def cited_sources(claim: Claim, sources: list[SegmentedSource]) -> set[int]:
         elif marker.lstrip("Ss").isdigit() and 1 <= int(marker.lstrip("Ss")) <= len(sources):
             found.add(int(marker.lstrip("Ss")) - 1)
     return found
-
-
-def equal_fact_in(claim: Claim, span: Span) -> bool:
-    return any(
-        same_slot(a, b) and compare_facts(a, b) != "different" for a in claim.facts for b in span.facts
-    )
