@@ -12,6 +12,12 @@ and the average model batch (pairs and answers per model call, from /metrics).
 
 Bounded: each level stops after --max-requests requests or --max-seconds, whichever comes first.
 Requests are all different (numbers and ids vary), so no cache or pair dedup flatters the figures.
+
+CPU time per report (Linux): `srv cpu ms/r` for the server and its model worker processes,
+`in workers` for the workers alone, `load cpu ms/r` for this load generator (it shares the
+machine). The last lines give the CPU-bound ceiling at 32 clients: cores / CPU ms per report,
+the most any scheduling could give on this machine; throughput on a machine shared with other
+busy processes is lower, CPU time per report much less affected.
 """
 
 from __future__ import annotations
@@ -61,7 +67,9 @@ class LevelResult:
     errors: int = 0
     batch_pairs: float = 0.0
     batch_answers: float = 0.0
-    server_cpu_s: float = float("nan")
+    server_cpu_s: float = float("nan")  # the server process and its model workers
+    worker_cpu_s: float = float("nan")  # of it, the model workers
+    client_cpu_s: float = float("nan")
 
     @property
     def done(self) -> int:
@@ -71,23 +79,43 @@ class LevelResult:
         lat = sorted(self.latencies) or [float("nan")]
         pct = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000
         rps = len(self.latencies) / self.seconds if self.seconds else 0.0
+        per = lambda seconds: seconds * 1000 / max(1, len(self.latencies))
         return (f"{self.clients:>7} {self.done:>8} {rps:>9.1f} {pct(0.50):>8.1f} {pct(0.95):>8.1f} "
                 f"{pct(0.99):>8.1f} {self.refused:>8} {self.errors:>6} {self.batch_pairs:>11.1f} "
-                f"{self.batch_answers:>13.2f} {self.server_cpu_s * 1000 / max(1, len(self.latencies)):>13.1f}")
+                f"{self.batch_answers:>13.2f} {per(self.server_cpu_s):>13.1f} {per(self.worker_cpu_s):>11.1f} "
+                f"{per(self.client_cpu_s):>13.1f}")
 
 
 HEADER = (f"{'clients':>7} {'requests':>8} {'report/s':>9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} "
-          f"{'429/503':>8} {'errors':>6} {'pairs/call':>11} {'answers/call':>13} {'srv cpu ms/r':>13}")
+          f"{'429/503':>8} {'errors':>6} {'pairs/call':>11} {'answers/call':>13} {'srv cpu ms/r':>13} "
+          f"{'in workers':>11} {'load cpu ms/r':>13}")
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process (Linux /proc); NaN elsewhere. Unlike throughput, CPU time
-    per report is not skewed by other busy processes on a shared machine."""
+def _stat(pid: int | str) -> list[str]:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """User + system CPU time of a process and of its children (the model workers), from Linux
+    /proc; NaN elsewhere. Unlike throughput, CPU time per report is not skewed by other busy
+    processes on a shared machine."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        children = [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit() and _child(p.name, pid)]
+        return _cpu(pid), sum(_cpu(child) for child in children)
     except (OSError, IndexError, ValueError):
-        return float("nan")
+        return float("nan"), float("nan")
+
+
+def _cpu(pid: int) -> float:
+    fields = _stat(pid)
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _child(pid: str, parent: int) -> bool:
+    try:
+        return int(_stat(pid)[1]) == parent
+    except (OSError, IndexError, ValueError):  # gone meanwhile
+        return False
 
 
 def scrape(text: str) -> dict[str, float]:
@@ -104,7 +132,7 @@ def scrape(text: str) -> dict[str, float]:
 async def run_level(url: str, clients: int, max_requests: int, max_seconds: float, rng: random.Random,
                     server_pid: int) -> LevelResult:
     result = LevelResult(clients)
-    cpu_before = cpu_seconds(server_pid)
+    cpu_before, client_before = cpu_seconds(server_pid), time.process_time()
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
     async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as http:
         before = scrape((await http.get("/metrics")).text)
@@ -134,7 +162,10 @@ async def run_level(url: str, clients: int, max_requests: int, max_seconds: floa
         await asyncio.gather(*(client() for _ in range(clients)))
         result.seconds = time.perf_counter() - started
         after = scrape((await http.get("/metrics")).text)
-    result.server_cpu_s = cpu_seconds(server_pid) - cpu_before
+    own, workers = cpu_seconds(server_pid)
+    result.server_cpu_s = own + workers - sum(cpu_before)
+    result.worker_cpu_s = workers - cpu_before[1]
+    result.client_cpu_s = time.process_time() - client_before
     calls = after.get("verifier_model_batch_pairs_count", 0) - before.get("verifier_model_batch_pairs_count", 0)
     if calls:
         result.batch_pairs = (after["verifier_model_batch_pairs_sum"] - before["verifier_model_batch_pairs_sum"]) / calls
@@ -182,7 +213,11 @@ def start_server(model: str, port: int, args: argparse.Namespace, log: Any) -> s
     cmd = [sys.executable, "-m", "verifier.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
            "--model", model, "--max-queue", str(args.max_queue), "--batch-window-ms", str(args.window_ms),
            "--max-batch-pairs", str(args.max_batch_pairs), "--timeout-ms", "120000",
-           "--workers", str(args.workers)] + (["--torch-threads", str(args.torch_threads)] if args.torch_threads else [])
+           "--workers", str(args.workers)]
+    for flag, value in (("--torch-threads", args.torch_threads), ("--model-workers", args.model_workers),
+                        ("--model-threads", args.model_threads)):
+        if value is not None:
+            cmd += [flag, str(value)]
     return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "VERIFIER_TOKEN": ""})
 
 
@@ -200,6 +235,18 @@ def wait_ready(url: str, proc: subprocess.Popen, timeout_s: float) -> None:
     raise SystemExit(f"the server was not ready within {timeout_s} s")
 
 
+def print_ceiling(result: LevelResult, one_client_rate: float) -> None:
+    """The most the machine could give at that level: all cores busy with the CPU time one report
+    took there (server, model workers and this load generator, which shares the machine)."""
+    reports = len(result.latencies)
+    cpu_ms = (result.server_cpu_s + result.client_cpu_s) * 1000 / max(1, reports)
+    if reports and cpu_ms == cpu_ms:  # not NaN
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+        ceiling = cores * 1000 / cpu_ms
+        print(f"CPU-bound ceiling at {result.clients} clients: {cores} cores / {cpu_ms:.1f} CPU ms per report = "
+              f"{ceiling:.1f} report/s = {ceiling / one_client_rate:.2f}x the 1-client rate")
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--model", default="lexical", help=f"a registry name, a folder, {STAND_IN!r} or {TINY!r}")
@@ -211,6 +258,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-queue", type=int, default=256)
     p.add_argument("--workers", type=int, default=4, help="server threads for the CPU phases")
     p.add_argument("--torch-threads", type=int, default=None, help="passed to `verifier serve`")
+    p.add_argument("--model-workers", type=int, default=None, help="passed to `verifier serve` (default: its own)")
+    p.add_argument("--model-threads", type=int, default=None, help="passed to `verifier serve`")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--server-log", default=None, help="file for the server's log")
     args = p.parse_args(argv)
@@ -226,7 +275,8 @@ def main(argv: list[str] | None = None) -> int:
             wait_ready(url, proc, 600)
             rng = random.Random(args.seed)
             print(f"model: {args.model}   window: {args.window_ms} ms   max pairs/call: {args.max_batch_pairs}   "
-                  f"torch threads: {args.torch_threads or 'default'}   cpus: {os.cpu_count()}   "
+                  f"torch threads: {args.torch_threads or 'default'}   model workers: "
+                  f"{'default' if args.model_workers is None else args.model_workers}   cpus: {os.cpu_count()}   "
                   f"load average: {os.getloadavg()[0]:.1f}")
             asyncio.run(run_level(url, 4, 8, 30, rng, proc.pid))  # warm the connection pool and caches of the OS
             print(HEADER)
@@ -245,6 +295,7 @@ def main(argv: list[str] | None = None) -> int:
     rate = {r.clients: len(r.latencies) / r.seconds for r in results if r.seconds}
     if 1 in rate and 32 in rate and rate[1]:
         print(f"throughput at 32 clients / 1 client: {rate[32] / rate[1]:.2f}x")
+        print_ceiling(next(r for r in results if r.clients == 32), rate[1])
     dropped = sum(r.errors for r in results)
     print(f"requests without a report or an explicit 429/503: {dropped}")
     return 1 if dropped else 0

@@ -39,12 +39,19 @@ from extractors.numbers_ids import special_spans
 from extractors.schema import Fact, Quantity
 from extractors.text import normalise
 
-__all__ = ["extract_numbers", "context_words"]
+__all__ = ["extract_numbers", "context_words", "english_number_words"]
 
-_PREFILTER = re.compile(r"[0-9０-９" + NUMERAL_CHARS + "半]")
+_EN_ONES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+            "sixteen seventeen eighteen nineteen").split()
+_EN_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+            "ninety": 90}
+_EN_NUMBER = (r"(?i:\b(?:(?:" + "|".join(_EN_TENS) + r")(?:[- ](?:" + "|".join(_EN_ONES[1:10]) + r"))?"
+              r"|" + "|".join(sorted(_EN_ONES, key=len, reverse=True)) + r")\b)")
+_PREFILTER = re.compile(r"[0-9０-９" + NUMERAL_CHARS + "半]|" + _EN_NUMBER)
 _ZH = "[" + NUMERAL_CHARS + "]"
 _CORE = re.compile(
     r"(?P<pct>百分之(?:[0-9.]+|" + _ZH + r"+(?:点" + _ZH + r"+)?))"
+    r"|(?P<enw>" + _EN_NUMBER + r")"
     r"|(?P<ar>(?<![0-9.,])(?:[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?![0-9]))"
     r"|(?P<zh>" + _ZH + r"+(?:点" + _ZH + r"+)?)"
     r"|(?P<half>半)"
@@ -137,6 +144,8 @@ def _amount(n: str, m: re.Match[str], hi: int, has_cur: bool) -> _Amount | None:
         value: Decimal | None = Decimal("0.5")
     elif m.group("pct"):
         value = parse_chinese_number(raw[3:])
+    elif m.group("enw"):
+        value = _english_number(raw)
     elif chinese:
         value = parse_chinese_number(raw)
     else:
@@ -170,6 +179,23 @@ def _amount(n: str, m: re.Match[str], hi: int, has_cur: bool) -> _Amount | None:
     if unit is None and (um := p["unit"].match(n, end, hi)):
         unit, end = UNITS[_key(um.group("u"))], um.end()
     return _Amount(raw, end, value, chinese, factor, currency, unit, bool(more))
+
+
+def _english_number(words: str) -> Decimal:
+    """"thirty-five" -> 35. Like Chinese numerals, number words count only with a unit."""
+    parts = words.lower().replace("-", " ").split()
+    tens = _EN_TENS.get(parts[0])
+    if tens is None:
+        return Decimal(_EN_ONES.index(parts[0]))
+    return Decimal(tens + (_EN_ONES.index(parts[1]) if len(parts) > 1 else 0))
+
+
+def english_number_words(text: str) -> str:
+    """`text` with English number words written as digits ("thirty days" -> "30 days")."""
+    return _EN_WORD_RE.sub(lambda m: str(_english_number(m.group())), text)
+
+
+_EN_WORD_RE = re.compile(_EN_NUMBER)
 
 
 def _key(word: str) -> str:
@@ -208,7 +234,7 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
         end = between_end.end()
     bare = unit is None and currency is None and comparator is None and per is None and not approx
     if left.chinese and not (unit or currency or per):
-        return None  # 统一, 十分, 千万: Chinese numerals need a unit to count
+        return None  # 统一, 十分, 千万 / "one of", "no one": number words need a unit to count
     if bare and _is_bare_year(m.group(0)) and (right is None or _is_bare_year(right.raw)):
         return None  # a year (or year range): the date extractor's job
     if n.startswith("一次性", start):

@@ -12,7 +12,7 @@ from typing import Annotated, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Language = Literal["en", "zh-Hans", "zh-Hant", "mixed"]
-FactKind = Literal["number", "date", "entity", "identifier"]
+FactKind = Literal["number", "date", "entity", "identifier", "qualifier"]
 Comparator = Literal["eq", "lt", "le", "gt", "ge"]
 Granularity = Literal["year", "quarter", "month", "day", "time", "datetime", "weekday_range"]
 EntityLabel = Literal["PERSON", "ORG", "GPE", "LOC", "PRODUCT", "LAW", "CODE", "EVENT", "NORP", "MISC"]
@@ -77,7 +77,16 @@ class IdentifierValue(_Frozen):
     key: str
 
 
-FactValue = Annotated[Union[Quantity, DateValue, EntityValue, IdentifierValue], Field(discriminator="type")]
+class QualifierValue(_Frozen):
+    """Who or how often a statement applies to: slot "customer", value "enterprise"."""
+
+    type: Literal["qualifier"] = "qualifier"
+    slot: str
+    value: str
+
+
+FactValue = Annotated[Union[Quantity, DateValue, EntityValue, IdentifierValue, QualifierValue],
+                      Field(discriminator="type")]
 
 
 class Fact(_Frozen):

@@ -1,7 +1,7 @@
-"""Model input with Chinese numerals written as digits.
+"""Model input with Chinese numerals and English number words written as digits.
 
-The cross-encoder learned numbers mostly from digits, so "三百元" against "300元" looks like a
-different amount to it. Inside the number facts the extractor already found (and only
+The cross-encoder learned numbers mostly from digits, so "三百元" against "300元" (or "thirty
+days" against "30 days") looks like a different amount to it. Inside the number facts the extractor already found (and only
 there: 一 is also part of ordinary words), numeral runs are rewritten as digits before the
 pair reaches the model. Reports keep the original text.
 """
@@ -14,6 +14,7 @@ from typing import Iterable
 
 from extractors import Fact
 from extractors.chinese_numerals import NUMERAL_CHARS, parse_chinese_number
+from extractors.numbers import english_number_words
 
 
 @lru_cache(maxsize=1)
@@ -27,10 +28,14 @@ def _digits(match: re.Match[str]) -> str:
 
 
 def model_text(text: str, facts: Iterable[Fact]) -> str:
-    """`text` with the Chinese numerals of its number facts replaced by digits."""
+    """`text` with the numerals and number words of its number facts replaced by digits."""
     for fact in facts:
-        if fact.kind == "number" and any(ch in NUMERAL_CHARS for ch in fact.text):
-            rewritten = _numeral_run().sub(_digits, fact.text)
-            if rewritten != fact.text:
-                text = text.replace(fact.text, rewritten)
+        if fact.kind != "number":
+            continue
+        rewritten = fact.text
+        if any(ch in NUMERAL_CHARS for ch in rewritten):
+            rewritten = _numeral_run().sub(_digits, rewritten)
+        rewritten = english_number_words(rewritten)
+        if rewritten != fact.text:
+            text = text.replace(fact.text, rewritten)
     return text

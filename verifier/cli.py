@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -67,6 +68,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--max-queue", type=int, default=256, help="answers in progress before 429")
     serve.add_argument("--timeout-ms", type=int, default=10000, help="default deadline per answer")
     serve.add_argument("--workers", type=int, default=4, help="threads for the CPU phases (prepare, finish)")
+    serve.add_argument("--model-workers", type=int, default=None, help="processes each holding a copy of the "
+                       "model, scoring batches side by side; 0: the model runs in the server process (default: "
+                       "one per core up to 4 on CPU, 0 on a GPU or a single core)")
+    serve.add_argument("--model-threads", type=int, default=None, help="torch threads per model worker "
+                       "(default: the cores shared out among the workers)")
     serve.add_argument("--grace-s", type=float, default=30.0, help="how long in-flight requests may finish "
                        "after SIGTERM")
     serve.add_argument("--torch-threads", type=int, default=None, help="torch intra-op threads (default: torch's "
@@ -155,13 +161,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         read_token,
         serve,
     )
+    from verifier.service.runners import default_model_workers
 
     try:
         settings = ServiceSettings(
             batch=BatchSettings(window_ms=args.batch_window_ms, max_pairs=args.max_batch_pairs,
                                 max_tokens=args.max_batch_tokens),
             limits=Limits(max_queue=args.max_queue), default_timeout_ms=args.timeout_ms, workers=args.workers,
-            token=read_token(args.token_file), log_text=args.log_text,
+            token=read_token(args.token_file), log_text=args.log_text, model_workers=args.model_workers or 0,
+            model_threads=args.model_threads,
         )
     except ValueError as exc:
         print(f"verifier: {exc}", file=sys.stderr)
@@ -174,7 +182,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         import torch
 
         torch.set_num_threads(args.torch_threads)
-    serve(create_app(_make_verifier(args), settings), args.host, args.port, grace_s=args.grace_s)
+    verifier = _make_verifier(args)
+    if args.model_workers is None:
+        settings = dataclasses.replace(settings, model_workers=default_model_workers(verifier.model))
+    serve(create_app(verifier, settings), args.host, args.port, grace_s=args.grace_s)
     return 0
 
 

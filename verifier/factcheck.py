@@ -14,7 +14,7 @@ from typing import Callable
 from extractors import Claim, Fact
 from extractors.compare import compare_facts, same_slot
 from extractors.text import match_key, normalise
-from extractors.tokens import content_tokens
+from extractors.tokens import content_tokens, token_recall
 from verifier.candidates import Candidate
 from verifier.schema import FactCheck
 
@@ -60,20 +60,35 @@ def check_facts(claim: Claim, candidates: list[Candidate], *, min_relevance: flo
     words = frozenset(content_tokens(claim.text))
     results = [check_fact(fact, ranked, min_relevance, titles, words) for fact in outer]
     if entities_of is not None:
-        results = [_entity_clash(r, ranked, min_relevance, entities_of) for r in results]
+        results = [_entity_clash(claim, r, ranked, min_relevance, entities_of) for r in results]
     return results
 
 
-def _entity_clash(result: FactResult, ranked: list[Candidate], min_relevance: float,
+# Names whose NER label is unreliable across them (spaCy-small calls Cigna a place): any of
+# these can stand where the claim's name stands.
+_NAME_LABELS = frozenset({"ORG", "GPE", "LOC", "PERSON", "PRODUCT", "NORP"})
+# How much of the rest of the claim a span must say for its other name to fill the same role.
+SAME_ROLE_RECALL = 0.6
+SPANS_FOR_NAMES = 3
+
+
+def _entity_clash(claim: Claim, result: FactResult, ranked: list[Candidate], min_relevance: float,
                   entities_of: Callable[[str], list[Fact]]) -> FactResult:
-    if result.status != "missing" or result.fact.kind != "entity" or not ranked:
+    """A name found nowhere is a mismatch when a relevant span names someone else in its place:
+    "administered by Aetna" where the source says "administered by Cigna"."""
+    if result.status != "missing" or result.fact.kind != "entity":
         return result
-    best = ranked[0]
-    if best.relevance < min_relevance:
-        return result
-    for other in entities_of(best.span.text):
-        if same_slot(result.fact, other) and compare_facts(result.fact, other) == "different":
-            return FactResult(result.fact, "mismatched", other, other.text, best.span.source_id)
+    fact = result.fact
+    rest = claim.text.replace(fact.text, " ")
+    claim_key = match_key(claim.text)
+    for cand in [c for c in ranked if c.relevance >= min_relevance][:SPANS_FOR_NAMES]:
+        for other in entities_of(cand.span.text):
+            if compare_facts(fact, other) != "different" or match_key(other.text) in claim_key:
+                continue
+            if same_slot(fact, other) or (
+                    fact.value.label in _NAME_LABELS and other.value.label in _NAME_LABELS  # type: ignore[union-attr]
+                    and token_recall(rest, cand.span.text) >= SAME_ROLE_RECALL):
+                return FactResult(fact, "mismatched", other, other.text, cand.span.source_id)
     return result
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import time
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from extractors import Analyzer, Claim, detect_language, extract_entities, split_claims
 from models import NLIModel, NLIScores, Pair, load_model
@@ -70,11 +70,14 @@ class Verifier:
         policy: str | Policy = "default",
         decision_log: DecisionLog | None = None,
     ) -> None:
-        self.model: NLIModel = (
-            load_model(model, device=device, models_file=models_file, batch_size=batch_size)
-            if isinstance(model, str)
-            else model
-        )
+        # How to build the same model again, e.g. in the service's model worker processes;
+        # None when the caller handed over a model object.
+        self.model_loader: Callable[[], NLIModel] | None = None
+        if isinstance(model, str):
+            self.model_loader = functools.partial(load_model, model, device=device, models_file=models_file,
+                                                  batch_size=batch_size)
+            model = self.model_loader()
+        self.model: NLIModel = model
         self.policy = policy if isinstance(policy, Policy) else load_policy(policy)
         # Explicit thresholds win over the policy's (e.g. while calibrating).
         self.thresholds = thresholds or self.policy.thresholds
@@ -155,23 +158,7 @@ class Verifier:
 
     def score(self, pair_lists: Sequence[Sequence[Pair]]) -> list[list[NLIScores]]:
         """One model call for the pairs of many answers; identical or cached pairs are scored once."""
-        known: dict[Pair, NLIScores] = {}
-        todo: dict[Pair, None] = {}
-        for pairs in pair_lists:
-            for pair in pairs:
-                if pair in known or pair in todo:
-                    continue
-                cached = self.cache.scores.get(content_hash(*pair)) if self.cache else None
-                if cached is None:
-                    todo[pair] = None
-                else:
-                    known[pair] = cached
-        if todo:
-            for pair, scores in zip(todo, self.model.predict(list(todo))):
-                known[pair] = scores
-                if self.cache:
-                    self.cache.scores.put(content_hash(*pair), scores)
-        return [[known[pair] for pair in pairs] for pairs in pair_lists]
+        return score_pairs(self.model, pair_lists, self.cache)
 
     def finish(self, prepared: PreparedAnswer, scores: Sequence[NLIScores]) -> Report:
         started = time.perf_counter()
@@ -253,6 +240,28 @@ class Verifier:
         if not wanted:
             return list(request.sources)
         return [s for s in request.sources if not s.metadata.scope or wanted & set(s.metadata.scope)]
+
+
+def score_pairs(model: NLIModel, pair_lists: Sequence[Sequence[Pair]], cache: VerifierCache | None = None
+                ) -> list[list[NLIScores]]:
+    """`Verifier.score` without a Verifier: also what the service's model worker processes run."""
+    known: dict[Pair, NLIScores] = {}
+    todo: dict[Pair, None] = {}
+    for pairs in pair_lists:
+        for pair in pairs:
+            if pair in known or pair in todo:
+                continue
+            cached = cache.scores.get(content_hash(*pair)) if cache else None
+            if cached is None:
+                todo[pair] = None
+            else:
+                known[pair] = cached
+    if todo:
+        for pair, scores in zip(todo, model.predict(list(todo))):
+            known[pair] = scores
+            if cache:
+                cache.scores.put(content_hash(*pair), scores)
+    return [[known[pair] for pair in pairs] for pairs in pair_lists]
 
 
 def _request(answer: str, sources: Sequence[Source | Mapping[str, Any]], question: str | None,

@@ -12,6 +12,7 @@ from models.base import NLIScores
 from verifier.candidates import Candidate
 from verifier.factcheck import FactResult
 from verifier.messages import message, quote
+from verifier.qualify import check_qualifiers, polarity_clash
 from verifier.schema import ClaimReport, Evidence, Label
 
 
@@ -27,6 +28,9 @@ class Thresholds(BaseModel):
     max_evidence: int = Field(3, ge=1, description="evidence spans reported per claim")
     min_overlap: float = Field(0.3, ge=0, le=1, description="share of the claim's content words a span must "
                                "contain to support it")
+    verbatim: float = Field(0.8, ge=0, le=1, description="share of the claim's content words at or above which "
+                            "a span supports it whatever the model says, when every fact, qualifier and the "
+                            "polarity agree (1 turns this off)")
 
 
 @dataclass(frozen=True)
@@ -54,21 +58,35 @@ def label_claim(
     best_any = max(scored, key=lambda s: s.scores.entailment, default=None)
     relevant = [s for s in current if s.candidate.relevance >= thresholds.relevance]
     contra = max(relevant, key=lambda s: s.scores.contradiction, default=None)
+    anchor = best.candidate if best and best.candidate.relevance >= thresholds.relevance else None
+    facts = facts + check_qualifiers(claim, facts, [s.candidate for s in current], anchor)
     mismatched = [f for f in facts if f.status == "mismatched"]
     missing = [f for f in facts if f.status == "missing"]
     entail = best.scores.entailment if best else 0.0
+    opposite = best if best and polarity_clash(claim, best.candidate.span.text) else None
+    verbatim = _verbatim(claim, grounded, thresholds)
 
     label: Label
+    reason_is_verbatim = False
     if mismatched:
         first = mismatched[0]
         label, score = "contradicted", max(0.9, contra.scores.contradiction if contra else 0.0)
         # Both values as written, so the reason reads in the answer's language and script.
         reason = message(language, "fact_mismatch", claim_value=first.fact.text,
                          source_value=first.evidence_text, source=first.source_id)
+    elif opposite is not None:
+        label, score = "contradicted", max(0.9, opposite.scores.contradiction)
+        reason = message(language, "opposite", source=opposite.candidate.span.source_id,
+                         quote=quote(opposite.candidate.span.text))
     elif best and entail >= thresholds.support and not missing:
         label, score = "supported", entail
         key = "supported_hedged" if claim.hedged else "supported"
         reason = message(language, key, source=best.candidate.span.source_id, quote=quote(best.candidate.span.text))
+    elif verbatim is not None and not missing:
+        label, score = "supported", max(thresholds.support, verbatim.scores.entailment)
+        reason_is_verbatim = True
+        reason = message(language, "supported_verbatim", source=verbatim.candidate.span.source_id,
+                         quote=quote(verbatim.candidate.span.text))
     elif contra and contra.scores.contradiction >= thresholds.contradict:
         label, score = "contradicted", contra.scores.contradiction
         reason = message(language, "nli_contradiction", source=contra.candidate.span.source_id,
@@ -100,12 +118,34 @@ def label_claim(
         citations=list(claim.citations),
         hedged=claim.hedged,
         facts=[f.to_report() for f in facts],
-        evidence=_evidence(scored, label, thresholds),
+        evidence=_evidence(scored, label, thresholds,
+                           pinned=verbatim if label == "supported" and reason_is_verbatim else
+                           opposite if label == "contradicted" and opposite is not None and not mismatched else None),
     )
 
 
-def _evidence(scored: list[ScoredCandidate], label: Label, thresholds: Thresholds) -> list[Evidence]:
+def _verbatim(claim: Claim, grounded: list[ScoredCandidate], thresholds: Thresholds) -> ScoredCandidate | None:
+    """A span holding nearly every content word of the claim, with the same polarity, that the
+    model does not read as a contradiction: small models under-score such close paraphrases."""
+    if thresholds.verbatim >= 1:
+        return None
+    # One sentence only: a window can hold every word of a claim that mixes two rules.
+    grounded = [s for s in grounded if s.candidate.span.sentences[0] == s.candidate.span.sentences[1]]
+    ranked = sorted(grounded, key=lambda s: (-token_recall(claim.text, s.candidate.span.text), -s.scores.entailment))
+    for s in ranked:
+        if token_recall(claim.text, s.candidate.span.text) < thresholds.verbatim:
+            return None
+        if s.scores.contradiction < thresholds.contradict and not polarity_clash(claim, s.candidate.span.text):
+            return s
+    return None
+
+
+def _evidence(scored: list[ScoredCandidate], label: Label, thresholds: Thresholds,
+              pinned: ScoredCandidate | None = None) -> list[Evidence]:
+    """The spans to cite, strongest first; `pinned` is the span a rule (not the model) rests on."""
     def relation(s: ScoredCandidate) -> str:
+        if s is pinned:
+            return "supports" if label == "supported" else "contradicts"
         if s.current and s.scores.entailment >= thresholds.support:
             return "supports"
         if s.scores.contradiction >= thresholds.contradict and s.candidate.relevance >= thresholds.relevance:
@@ -115,7 +155,8 @@ def _evidence(scored: list[ScoredCandidate], label: Label, thresholds: Threshold
     def strength(s: ScoredCandidate) -> float:
         return s.scores.contradiction if label == "contradicted" else s.scores.entailment
 
-    ranked = sorted(scored, key=lambda s: (-strength(s), -s.candidate.relevance, s.candidate.span.start))
+    ranked = sorted(scored, key=lambda s: (s is not pinned, -strength(s), -s.candidate.relevance,
+                                           s.candidate.span.start))
     out, seen = [], set()
     for s in ranked:
         span = s.candidate.span

@@ -128,6 +128,12 @@ class ServiceState:
     async def warm_up(self) -> None:
         """One English and one Chinese pass so that lazy loads happen before /readyz says ready."""
         assert self.engine is not None
+        try:
+            await self.engine.start()
+        except Exception as exc:  # noqa: BLE001 - not ready, and /readyz says why
+            self.warmup_error = f"the model workers did not start ({type(exc).__name__})"
+            log.error("warm-up failed: %s", self.warmup_error, exc_info=exc)
+            return
         for raw in _WARMUP:
             report = await self.engine.verify(VerifyRequest.model_validate(raw),
                                               self.settings.max_timeout_ms, observe=False)

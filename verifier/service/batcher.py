@@ -2,8 +2,10 @@
 
 Requests submit their (evidence, claim) pairs; one asyncio task gathers them for at most
 `window_ms` (counted from the oldest waiting pair, and cut short as soon as the batch is
-full or no other request is still preparing), then scores them in one call on a dedicated
-model thread. While the model runs, new pairs queue up and form the next batch.
+full or no other request is still preparing), then scores them in one call through a
+`ModelRunner`: one model thread, or model worker processes, in which case as many batches are
+scored at once as there are workers. While every runner slot is busy, new pairs queue up and
+form the next batch.
 
 Batches are filled round-robin, `fair_share` pairs per waiting request per round, so a
 request with hundreds of pairs is spread over several calls instead of making the small
@@ -13,18 +15,18 @@ requests behind it wait for all of them.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 
 from models.base import NLIScores, Pair
 from verifier.service.config import BatchSettings
+from verifier.service.runners import ModelRunner, ScoreFn, ThreadRunner
 
 log = logging.getLogger("verifier.service.batcher")
-
-ScoreFn = Callable[[Sequence[Sequence[Pair]]], list[list[NLIScores]]]
 
 
 def estimate_tokens(pair: Pair) -> int:
@@ -78,26 +80,25 @@ class BatcherClosed(RuntimeError):
 class MicroBatcher:
     def __init__(
         self,
-        score_fn: ScoreFn,
+        score: ScoreFn | ModelRunner,
         settings: BatchSettings | None = None,
         *,
         expecting: Callable[[], int] = lambda: 0,
         on_batch: Callable[[BatchStats], None] | None = None,
         executor: Executor | None = None,
     ) -> None:
-        """`expecting()` says how many requests may still submit soon (e.g. are being prepared):
+        """`score`: a runner, or a function to run on one model thread (`executor`, else its own).
+        `expecting()` says how many requests may still submit soon (e.g. are being prepared):
         the window is only worth waiting for while it is above zero."""
         self.settings = settings or BatchSettings()
-        self._score_fn = score_fn
+        self.runner = score if isinstance(score, ModelRunner) else ThreadRunner(score, executor)
         self._expecting = expecting
         self.on_batch = on_batch  # observer, e.g. metrics; may be set later
-        self._own_executor = executor is None
-        # One model thread: the model is not assumed thread-safe and one call at a time keeps
-        # all cores for the model's own intra-op threads.
-        self._executor = executor or ThreadPoolExecutor(max_workers=1, thread_name_prefix="verifier-model")
         self._pending: list[_Entry] = []
         self._wakeup: asyncio.Event | None = None
         self._task: asyncio.Task | None = None
+        self._free: asyncio.Semaphore | None = None  # runner slots not scoring a batch
+        self._scoring: set[asyncio.Task] = set()
         self._closing = False
         self.batches = 0
         self.pairs_scored = 0
@@ -138,24 +139,25 @@ class MicroBatcher:
             assert self._wakeup is not None
             self._wakeup.set()
             await self._task
-        if self._own_executor:
-            self._executor.shutdown(wait=False)
+        if self._scoring:
+            await asyncio.gather(*self._scoring, return_exceptions=True)
+        await self.runner.aclose()
 
     def release_threads(self) -> None:
-        """Without awaiting: stop the model thread (for a batcher whose event loop is gone)."""
+        """Without awaiting: stop the runner (for a batcher whose event loop is gone)."""
         self._closing = True
-        if self._own_executor:
-            self._executor.shutdown(wait=False)
+        self.runner.close()
 
     # -- the batching loop ----------------------------------------------------------------
 
     def _ensure_task(self, loop: asyncio.AbstractEventLoop) -> None:
         if self._task is None or self._task.done():
             self._wakeup = asyncio.Event()
+            self._free = asyncio.Semaphore(self.runner.slots)
             self._task = loop.create_task(self._run(), name="verifier-batcher")
 
     async def _run(self) -> None:
-        assert self._wakeup is not None
+        assert self._wakeup is not None and self._free is not None
         while True:
             self._pending = [e for e in self._pending if e.live]
             if not self._pending:
@@ -164,16 +166,33 @@ class MicroBatcher:
                 self._wakeup.clear()
                 await self._wakeup.wait()
                 continue
+            # Only gather once a runner slot is free: until then the batch keeps growing.
+            await self._free.acquire()
             try:
                 await self._gather()
                 slices = self._take()
                 if slices:
-                    await self._score(slices)
+                    task = asyncio.get_running_loop().create_task(self._score(slices))
+                    self._scoring.add(task)
+                    task.add_done_callback(functools.partial(self._scored, slices))
+                else:
+                    self._free.release()
             except Exception as exc:  # noqa: BLE001 - a bug here must fail the waiting requests, not hang them
+                self._free.release()
                 log.error("batcher loop error (%s); failing the waiting requests", type(exc).__name__)
                 for entry in self._pending:
                     if entry.live:
                         entry.future.set_exception(exc)
+
+    def _scored(self, slices: list[_Slice], task: asyncio.Task) -> None:
+        assert self._free is not None
+        self._scoring.discard(task)
+        self._free.release()
+        exc = None if task.cancelled() else task.exception()
+        if exc is not None:  # `_score` delivers its own failures, so this is a bug in it: fail, don't hang
+            log.error("batch scoring task failed (%s)", type(exc).__name__)
+            for s in slices:
+                self._fail(s, exc)
 
     def _full(self) -> bool:
         live = [e for e in self._pending if e.live]
@@ -225,10 +244,9 @@ class MicroBatcher:
         return slices
 
     async def _score(self, slices: list[_Slice]) -> None:
-        loop = asyncio.get_running_loop()
         started = time.perf_counter()
         try:
-            results = await loop.run_in_executor(self._executor, self._score_fn, [s.pairs for s in slices])
+            results = await self.runner.score([s.pairs for s in slices])
         except Exception as exc:  # noqa: BLE001 - isolate the failure below
             if len(slices) == 1:
                 self._fail(slices[0], exc)
@@ -240,7 +258,7 @@ class MicroBatcher:
                 if not s.entry.live:
                     continue
                 try:
-                    (scores,) = await loop.run_in_executor(self._executor, self._score_fn, [s.pairs])
+                    (scores,) = await self.runner.score([s.pairs])
                 except Exception as slice_exc:  # noqa: BLE001
                     self._fail(s, slice_exc)
                 else:

@@ -49,7 +49,11 @@ class ServiceSettings:
     limits: Limits = field(default_factory=Limits)
     default_timeout_ms: int = 10_000
     max_timeout_ms: int = 120_000
-    workers: int = 4  # threads for the CPU phases (prepare, finish); the model has its own thread
+    workers: int = 4  # threads for the CPU phases (prepare, finish)
+    # Processes holding a copy of the model, each scoring one batch at a time; 0: the model runs
+    # on one thread of this process (see runners.py for when processes pay off).
+    model_workers: int = 0
+    model_threads: int | None = None  # torch threads per model worker; None: the cores shared out
     token: str | None = None  # bearer token; None: no auth
     log_text: bool = False  # answer/source text in logs only when explicitly enabled
     warmup: bool = True
@@ -59,6 +63,8 @@ class ServiceSettings:
             raise ValueError("timeouts must be >= 1 ms")
         if self.workers < 1:
             raise ValueError("workers must be >= 1")
+        if self.model_workers < 0 or (self.model_threads is not None and self.model_threads < 1):
+            raise ValueError("model_workers must be >= 0 and model_threads >= 1")
         if self.token is not None and not self.token.strip():
             raise ValueError("the bearer token is empty; set a non-empty token or none at all")
 

@@ -1,10 +1,11 @@
 """The async engine behind `Verifier.averify` and the HTTP service.
 
 Each answer runs the pipeline's phases: `prepare` on a worker thread, its pairs through the
-shared micro-batcher (one model call for many answers, on the model thread), then `finish`
-on a worker thread. Two outcomes are never a pass: past the deadline the report is an
-explicit `abstain` ("verification timed out"), and any internal error becomes an `abstain`
-report carrying an error id that is also logged (fail closed).
+shared micro-batcher (one model call for many answers, on the model thread or in one of the
+model worker processes), then `finish` on a worker thread. Two outcomes are never a pass:
+past the deadline the report is an explicit `abstain` ("verification timed out"), and any
+internal error becomes an `abstain` report carrying an error id that is also logged (fail
+closed).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from extractors.schema import Language
 from verifier.schema import Coverage, Decision, ModelInfo, Report, VerifyRequest
 from verifier.service.batcher import BatchStats, MicroBatcher
 from verifier.service.config import ServiceSettings
+from verifier.service.runners import ModelRunner, ProcessRunner, model_loader, usable_cores
 
 if TYPE_CHECKING:
     from verifier.pipeline import Verifier
@@ -62,8 +64,12 @@ class AsyncEngine:
         self._preparing = 0
         self.on_report = on_report  # observer, e.g. metrics; may be set later
         self.retiring: asyncio.Task | None = None  # the engine this one replaced, closing
-        self.batcher = MicroBatcher(verifier.score, self.settings.batch,
+        self.batcher = MicroBatcher(_runner(verifier, self.settings), self.settings.batch,
                                     expecting=lambda: self._preparing, on_batch=on_batch)
+
+    async def start(self) -> None:
+        """Load what the first request would otherwise wait for (the model worker processes)."""
+        await self.batcher.runner.start()
 
     @property
     def usable(self) -> bool:
@@ -141,6 +147,13 @@ class AsyncEngine:
         """For an engine whose loop is gone: release its threads without awaiting anything."""
         self._pool.shutdown(wait=False)
         self.batcher.release_threads()
+
+
+def _runner(verifier: Verifier, settings: ServiceSettings) -> ModelRunner | Callable:
+    if not settings.model_workers:
+        return verifier.score
+    threads = settings.model_threads or max(1, usable_cores() // settings.model_workers)
+    return ProcessRunner(model_loader(verifier), settings.model_workers, threads)
 
 
 def _short(value: str | None, limit: int = 64) -> str:

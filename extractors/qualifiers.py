@@ -1,0 +1,148 @@
+"""Qualifiers and negation: the small words that change who or when a rule applies to.
+
+RAG answers often keep every number right and get the qualifier wrong: the enterprise return
+window given to a personal customer, a yearly allowance that the policy grants every three
+years, domestic where the source says overseas, "can" where it says "cannot". Numbers and
+names are checked elsewhere; this module finds the qualifier words themselves.
+
+- `find_qualifiers(text)`: (slot, value, start, end) for each qualifier term, longest match
+  first, so "billed monthly" is a billing term and not also a frequency.
+- `is_negated(text)`: whether the text carries a negation cue, ignoring words that merely
+  contain one ("不仅", "nonetheless", "无论").
+- `clauses(text)`: the text cut at clause punctuation, with offsets, so a qualifier can be
+  bound to the number it sits next to ("$12 ... billed annually, or $15 ... billed monthly").
+
+Pure functions over strings; the term lists are plain data below.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from extractors.text import normalise
+
+# slot -> value -> terms (English lower-case, Chinese Simplified; Traditional is folded first).
+_TERMS: dict[str, dict[str, tuple[str, ...]]] = {
+    "customer": {
+        "personal": ("personal customer", "personal account", "personal user", "individual customer",
+                     "individual user", "individual account", "consumer", "个人用户", "个人客户", "个人账户",
+                     "个人会员", "个人消费者", "消费者"),
+        "enterprise": ("enterprise customer", "enterprise account", "enterprise user", "business customer",
+                       "business account", "corporate customer", "corporate account", "企业客户", "企业用户",
+                       "企业账户", "企业会员", "公司客户", "对公客户", "机构客户"),
+    },
+    "region": {
+        "domestic": ("domestic", "国内", "境内"),
+        "international": ("international", "overseas", "abroad", "foreign", "海外", "境外", "国际", "国外",
+                          "出境"),
+    },
+    "billing": {
+        "monthly": ("billed monthly", "monthly billing", "month-to-month", "paid monthly", "按月付费", "按月计费",
+                    "按月支付", "月付", "月缴"),
+        "annual": ("billed annually", "billed yearly", "annual billing", "yearly billing", "paid annually",
+                   "按年付费", "按年计费", "按年支付", "年付", "年缴"),
+    },
+    "frequency": {
+        # Not "a year": "59.8% a year earlier" is no frequency.
+        "day": ("per day", "each day", "every day", "daily", "每天", "每日"),
+        "week": ("per week", "each week", "every week", "weekly", "每周", "每星期"),
+        "month": ("per month", "each month", "every month", "monthly", "每月", "每个月"),
+        "year": ("per year", "each year", "every year", "annually", "yearly", "per annum", "每年", "每一年"),
+    },
+    "membership": {  # English "member" alone is too common ("team member") to count.
+        "member": ("会员",),
+        "non-member": ("non-member", "nonmember", "非会员"),
+    },
+}
+# "every 3 years", "once every two months", "每三年", "每2个月": a frequency with its own count.
+_EVERY_N = re.compile(
+    r"\bevery\s+(?P<n>\d+|two|three|four|five|six)\s+(?P<u>day|week|month|year)s\b"
+    r"|每(?P<zn>[2-9两二三四五六七八九十])(?:个)?(?P<zu>天|周|月|年)")
+_EN_COUNT = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_ZH_COUNT = {"两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
+_ZH_UNIT = {"天": "day", "周": "week", "月": "month", "年": "year"}
+
+# Bounds, not negations: the number check reads them ("不超过600元" = "600元以内").
+_BOUNDS_EN = re.compile(r"\b(?:no|not)\s+(?:more|less|later|earlier|fewer|greater|higher|lower)\s+than\b"
+                        r"|\bnot\s+(?:to\s+)?exceed(?:ing)?\b|\bno\s+(?:later|earlier)\b")
+_NEGATION_EN = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without)\b|n't\b|\bnon-(?=[a-z])|\bnon(?=refundable|transferable)")
+# Words that contain a Chinese negation character without negating anything.
+_ZH_NOT_NEGATION = ("不仅", "不但", "不过", "不断", "不久", "不少", "不错", "不同", "无论", "非常", "未来",
+                    "无理由", "毫无疑问", "不管", "不超过", "不高于", "不低于", "不少于", "不多于", "不大于", "不小于",
+                    "不足", "不到", "未满", "未超过", "不迟于", "不早于")
+_NEGATION_ZH = re.compile(r"[不没无未非勿禁]|拒绝|不得|免于")
+
+_CLAUSE_BREAK = re.compile(r"[;；,，。!！?？]|\.(?:\s|$)|\s(?:or|but|while|whereas)\s")
+
+
+@dataclass(frozen=True)
+class Qualifier:
+    slot: str
+    value: str
+    text: str
+    start: int
+    end: int
+
+
+@lru_cache(maxsize=1)
+def _pattern() -> re.Pattern[str]:
+    terms = sorted({t for values in _TERMS.values() for ts in values.values() for t in ts}, key=len, reverse=True)
+    # English terms must stand as words (and take a plural "s"); Chinese ones need no boundary.
+    parts = [rf"\b{re.escape(t)}s?\b" if t.isascii() else re.escape(t) for t in terms]
+    return re.compile("|".join(parts))
+
+
+@lru_cache(maxsize=1)
+def _lookup() -> dict[str, tuple[str, str]]:
+    return {t: (slot, value) for slot, values in _TERMS.items() for value, ts in values.items() for t in ts}
+
+
+def find_qualifiers(text: str) -> list[Qualifier]:
+    """Every qualifier term in `text`, with offsets into `text`, in order."""
+    folded = normalise(text).lower()
+    found: list[Qualifier] = []
+    taken: list[tuple[int, int]] = []
+    for m in _EVERY_N.finditer(folded):
+        if m.group("n"):
+            n, unit = m.group("n"), m.group("u")
+            count = int(n) if n.isdigit() else _EN_COUNT[n]
+        else:
+            count, unit = _ZH_COUNT[m.group("zn")] if not m.group("zn").isdigit() else int(m.group("zn")), \
+                _ZH_UNIT[m.group("zu")]
+        value = unit if count == 1 else f"{count} {unit}s"
+        found.append(Qualifier("frequency", value, text[m.start():m.end()], m.start(), m.end()))
+        taken.append((m.start(), m.end()))
+    lookup = _lookup()
+    for m in _pattern().finditer(folded):
+        if any(s < m.end() and m.start() < e for s, e in taken):
+            continue
+        term = m.group()
+        slot_value = lookup.get(term) or lookup.get(term[:-1])
+        if slot_value is None:
+            continue
+        found.append(Qualifier(slot_value[0], slot_value[1], text[m.start():m.end()], m.start(), m.end()))
+    return sorted(found, key=lambda q: q.start)
+
+
+def is_negated(text: str) -> bool:
+    """Whether `text` carries a negation cue (English or Chinese)."""
+    folded = _BOUNDS_EN.sub(" ", normalise(text).lower())
+    if _NEGATION_EN.search(folded):
+        return True
+    for word in _ZH_NOT_NEGATION:
+        folded = folded.replace(word, "\u3000" * len(word))
+    return bool(_NEGATION_ZH.search(folded))
+
+
+def clauses(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each clause of `text`, cut at clause punctuation and "or"/"but"."""
+    out, start = [], 0
+    for m in _CLAUSE_BREAK.finditer(text):
+        if m.start() > start:
+            out.append((start, m.start()))
+        start = m.end()
+    if start < len(text):
+        out.append((start, len(text)))
+    return out

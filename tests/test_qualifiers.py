@@ -1,0 +1,114 @@
+"""Qualifiers, negation and number words: the errors that keep every digit right."""
+
+from __future__ import annotations
+
+import pytest
+
+from extractors import extract_numbers
+from extractors.qualifiers import clauses, find_qualifiers, is_negated
+from verifier import Verifier
+from verifier.canonical import model_text
+
+
+@pytest.fixture(scope="module")
+def lexical(analyzer):
+    return Verifier("lexical", analyzer=analyzer)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("个人用户的退货期限为15天。", [("customer", "personal", "个人用户")]),
+    ("企業客戶適用《企業採購協議》", [("customer", "enterprise", "企業客戶")]),
+    ("Home office equipment is reimbursed up to $500 once every 3 years.", [("frequency", "3 years", "every 3 years")]),
+    ("每三年可报销一次", [("frequency", "3 years", "每三年")]),
+    ("$12 per user per month when billed annually", [("frequency", "month", "per month"),
+                                                     ("billing", "annual", "billed annually")]),
+    ("海外业务收入增长", [("region", "international", "海外")]),
+    ("Gross margin was up from 59.8% a year earlier.", []),
+    ("非会员价格", [("membership", "non-member", "非会员")]),
+])
+def test_qualifiers_are_found_with_offsets(text, expected):
+    found = find_qualifiers(text)
+    assert [(q.slot, q.value, q.text) for q in found] == expected
+    assert all(text[q.start:q.end] == q.text for q in found)
+
+
+@pytest.mark.parametrize("text, negated", [
+    ("Sick leave does not carry over.", True),
+    ("You don't need a credit card.", True),
+    ("Gift cards are non-refundable.", True),
+    ("客製化商品恕不接受退貨", True),
+    ("无需提供发票", True),
+    ("客製化商品也可以退貨", False),
+    ("每人每晚不超过600元", False),
+    ("Claims of no more than $500 are approved at once.", False),
+    ("支持7天无理由退货", False),
+    ("Nonetheless, refunds are issued.", False),
+    ("不仅退款，还补偿运费", False),
+])
+def test_negation_cues(text, negated):
+    assert is_negated(text) is negated
+
+
+def test_clauses_cut_at_clause_punctuation():
+    text = "Gift cards are final. Shipping is free; otherwise $6.95 is deducted, or $3 with a code"
+    assert [text[a:b] for a, b in clauses(text)] == [
+        "Gift cards are final", "Shipping is free", " otherwise $6.95 is deducted", "$3 with a code"]
+
+
+def test_english_number_words_are_numbers_and_reach_the_model_as_digits():
+    facts = extract_numbers("Reports are due within thirty-five days; one of them is late.")
+    assert [(f.text, f.value.value, f.value.unit) for f in facts] == [("within thirty-five days", 35, "day")]
+    text = "Reports are due within thirty-five days."
+    assert model_text(text, extract_numbers(text)) == "Reports are due within 35 days."
+
+
+def _claim(report):
+    assert len(report.claims) == 1
+    return report.claims[0]
+
+
+def test_rule_for_another_customer_type_is_a_contradiction_naming_both(lexical):
+    source = {"id": "S1", "text": "个人用户自签收之日起7天内可申请退货。企业客户适用《企业采购协议》，退货期限为15天。"}
+    claim = _claim(lexical.verify("个人用户的退货期限为15天。", [source]))
+    assert claim.label == "contradicted"
+    qualifier = next(f for f in claim.facts if f.kind == "qualifier")
+    assert (qualifier.status, qualifier.text, qualifier.evidence_text) == ("mismatched", "个人用户", "企业客户")
+    assert "个人用户" in claim.reason and "企业客户" in claim.reason
+
+
+def test_frequency_is_checked_next_to_the_amount(lexical):
+    source = {"id": "S1", "text": "Home office equipment is reimbursed up to $500 once every 3 years."}
+    claim = _claim(lexical.verify("You can expense up to $500 for home office equipment every year.", [source]))
+    assert claim.label == "contradicted"
+    assert "every year" in claim.reason and "every 3 years" in claim.reason
+
+
+def test_billing_period_is_bound_to_its_own_price(lexical):
+    source = {"id": "S1", "text": "The Starter plan costs $12 per user per month when billed annually, "
+                                  "or $15 per user per month billed monthly."}
+    wrong = _claim(lexical.verify("Starter costs $12 per user per month billed monthly.", [source]))
+    assert wrong.label == "contradicted"
+    assert "billed annually" in wrong.reason
+    right = _claim(lexical.verify("Starter costs $15 per user per month billed monthly.", [source]))
+    assert right.label == "supported"
+
+
+def test_affirming_what_the_source_negates_is_contradicted(lexical):
+    source = {"id": "S1", "text": "訂單滿新台幣1,000元免運費。客製化商品、已拆封之個人衛生用品恕不接受退貨。"}
+    claim = _claim(lexical.verify("客製化商品也可以退貨。", [source]))
+    assert claim.label == "contradicted"
+    assert claim.evidence[0].relation == "contradicts"
+    assert "恕不接受退貨" in claim.evidence[0].text
+
+
+def test_a_bound_is_not_a_negation(lexical):
+    source = {"id": "S1", "text": "员工出差住宿标准：一线城市每人每晚不超过600元。"}
+    claim = _claim(lexical.verify("一线城市住宿标准为每人每晚600元以内。", [source]))
+    assert claim.label == "supported"
+
+
+def test_unstated_qualifier_is_no_problem(lexical):
+    source = {"id": "S1", "text": "Refunds are issued within 5 business days."}
+    claim = _claim(lexical.verify("Personal customers get refunds within 5 business days.", [source]))
+    assert claim.label != "contradicted"
+    assert not [f for f in claim.facts if f.kind == "qualifier"]

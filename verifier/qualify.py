@@ -1,0 +1,101 @@
+"""Qualifier and negation checks between a claim and the evidence it rests on.
+
+A small cross-encoder reads "个人用户的退货期限为15天" and "企业客户……退货期限为15天" as the same
+statement, and "also returnable" against "not returnable" as close paraphrases. These checks
+catch what the model misses, with the values that differ named in the report:
+
+- a qualifier (customer type, region, billing period, frequency, membership) the claim states
+  while the evidence states another value for the same slot is a mismatch. Qualifiers are read
+  first in the clause around each value the claim matched ("$12 ... when billed annually, or
+  $15 ... billed monthly"), then in the whole span. A qualifier the evidence leaves unstated is
+  no problem: sources often state who a rule is for once, in the title.
+- negation: a claim that negates what its evidence affirms, or affirms what the evidence's
+  closest clause negates, is opposite polarity.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from extractors import Claim, Fact
+from extractors.qualifiers import Qualifier, clauses, find_qualifiers, is_negated
+from extractors.schema import QualifierValue
+from extractors.tokens import token_recall
+from verifier.candidates import Candidate
+from verifier.factcheck import FactResult
+
+# Opposite polarity counts only where the evidence is clearly about the claim.
+POLARITY_MIN_RECALL = 0.6
+
+
+@dataclass(frozen=True)
+class _Place:
+    source_id: str
+    text: str
+
+
+def check_qualifiers(claim: Claim, facts: list[FactResult], candidates: list[Candidate],
+                     support: Candidate | None) -> list[FactResult]:
+    """One result per qualifier slot of the claim that the evidence also fills."""
+    own = find_qualifiers(claim.source_text)
+    if not own:
+        return []
+    places = _places(facts, candidates, support)
+    results: list[FactResult] = []
+    for slot in dict.fromkeys(q.slot for q in own):
+        mine = [q for q in own if q.slot == slot]
+        wanted = {q.value for q in mine}
+        for place in places:
+            theirs = [q for q in find_qualifiers(place.text) if q.slot == slot]
+            if not theirs:
+                continue
+            agree = next((q for q in theirs if q.value in wanted), None)
+            if agree is not None:
+                results.append(_result(claim, next(q for q in mine if q.value == agree.value), "matched",
+                                       agree, place))
+            else:
+                results.append(_result(claim, mine[0], "mismatched", theirs[0], place))
+            break
+    return results
+
+
+def polarity_clash(claim: Claim, span_text: str) -> bool:
+    """Whether the claim says the opposite of the span: one negates what the other states."""
+    if token_recall(claim.text, span_text) < POLARITY_MIN_RECALL:
+        return False
+    if is_negated(claim.text):
+        return not is_negated(span_text)
+    # An affirmative claim clashes only with a negation in the clause it matches best, so
+    # "returns are free; gift cards are not refundable" does not clash with "returns are free".
+    best = max((span_text[a:b] for a, b in clauses(span_text)),
+               key=lambda c: token_recall(claim.text, c), default=span_text)
+    return token_recall(claim.text, best) >= POLARITY_MIN_RECALL and is_negated(best)
+
+
+def _places(facts: list[FactResult], candidates: list[Candidate], support: Candidate | None) -> list[_Place]:
+    """Where the claim's statement sits in the evidence, most specific first."""
+    places: list[_Place] = []
+    for result in facts:
+        if result.status != "matched" or result.evidence is None:
+            continue
+        ev = result.evidence
+        span = next((c.span for c in candidates if c.span.source_id == result.source_id
+                     and c.span.start <= ev.start and ev.end <= c.span.end), None)
+        if span is None:
+            continue
+        at = ev.start - span.start
+        clause = next(((a, b) for a, b in clauses(span.text) if a <= at < b), None)
+        if clause is not None:
+            places.append(_Place(span.source_id, span.text[clause[0]:clause[1]]))
+        places.append(_Place(span.source_id, span.text))
+    if support is not None:
+        places.append(_Place(support.span.source_id, support.span.text))
+    return places
+
+
+def _result(claim: Claim, mine: Qualifier, status: str, theirs: Qualifier, place: _Place) -> FactResult:
+    fact = Fact(kind="qualifier", text=mine.text, start=claim.start + mine.start, end=claim.start + mine.end,
+                value=QualifierValue(slot=mine.slot, value=mine.value))
+    evidence = Fact(kind="qualifier", text=theirs.text, start=theirs.start, end=theirs.end,
+                    value=QualifierValue(slot=theirs.slot, value=theirs.value))
+    return FactResult(fact, status, evidence, theirs.text, place.source_id)
