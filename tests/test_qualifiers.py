@@ -112,3 +112,13 @@ def test_unstated_qualifier_is_no_problem(lexical):
     claim = _claim(lexical.verify("Personal customers get refunds within 5 business days.", [source]))
     assert claim.label != "contradicted"
     assert not [f for f in claim.facts if f.kind == "qualifier"]
+
+
+def test_rule_for_another_customer_type_is_no_evidence_for_the_asker(lexical):
+    source = {"id": "S1", "text": "个人用户自签收之日起7天内可申请退货。企业客户须提前申请退货授权码。"}
+    request = {"question": "我是个人用户，退货要先申请授权码吗？", "answer": "退货前需要先申请退货授权码。",
+               "sources": [source]}
+    claim = _claim(lexical.verify_request(request))
+    assert claim.label == "unsupported"
+    # Without the asker's customer type the enterprise rule is evidence as usual.
+    assert _claim(lexical.verify_request({**request, "question": "退货要先申请授权码吗？"})).label == "supported"

@@ -24,6 +24,7 @@ from verifier.conflicts import claim_conflicts, unresolved
 from verifier.decide import decide
 from verifier.decision_log import DecisionLog
 from verifier.factcheck import check_facts
+from verifier.qualify import asker_qualifiers
 from verifier.handoff import handoff_package
 from verifier.messages import family, message
 from verifier.policy import Policy, load_policy
@@ -165,6 +166,7 @@ class Verifier:
         request, language = prepared.request, prepared.language
         claim_reports, conflicts = [], []
         titles = {seg.source.id: seg.source.title for seg in prepared.sources if seg.current and seg.source.title}
+        asker = asker_qualifiers(request.question)
         entities_of = functools.lru_cache(maxsize=64)(lambda text: extract_entities(text, self.analyzer))
         position = 0
         for i, (claim, cands) in enumerate(zip(prepared.claims, prepared.candidates)):
@@ -177,7 +179,7 @@ class Verifier:
             current_cands = [s.candidate for s in scored if s.current]
             facts = check_facts(claim, current_cands, min_relevance=self.thresholds.relevance, titles=titles,
                                 entities_of=entities_of)
-            report = label_claim(claim_id, claim, scored, facts, self.thresholds, language,
+            report = label_claim(claim_id, claim, scored, facts, self.thresholds, language, asker=asker,
                                  has_sources=bool(prepared.sources))
             found = claim_conflicts(claim_id, claim, scored, prepared.sources, self.thresholds)
             open_conflicts = unresolved(found)

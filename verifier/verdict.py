@@ -12,7 +12,7 @@ from models.base import NLIScores
 from verifier.candidates import Candidate
 from verifier.factcheck import FactResult
 from verifier.messages import message, quote
-from verifier.qualify import check_qualifiers, polarity_clash
+from verifier.qualify import applies_to_asker, check_qualifiers, polarity_clash
 from verifier.schema import ClaimReport, Evidence, Label
 
 
@@ -49,8 +49,11 @@ def label_claim(
     thresholds: Thresholds,
     language: str,
     has_sources: bool = True,
+    asker: dict[str, set[str]] | None = None,
 ) -> ClaimReport:
-    current = [s for s in scored if s.current]
+    """`asker`: qualifiers the question states about the asker (slot -> values), for claims
+    that leave them implicit ("我是个人用户……" then "退货前需要先申请授权码")."""
+    current = [s for s in scored if s.current and applies_to_asker(claim, s.candidate.span.text, asker)]
     # A span that shares almost no words with the claim cannot support it, whatever the model
     # says: small cross-encoders are overconfident on unrelated text in the same register.
     grounded = [s for s in current if token_recall(claim.text, s.candidate.span.text) >= thresholds.min_overlap]
