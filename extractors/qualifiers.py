@@ -10,7 +10,8 @@ names are checked elsewhere; this module finds the qualifier words themselves.
 - `is_negated(text)`: whether the text carries a negation cue, ignoring words that merely
   contain one ("不仅", "nonetheless", "无论").
 - `clauses(text)`: the text cut at clause punctuation, with offsets, so a qualifier can be
-  bound to the number it sits next to ("$12 ... billed annually, or $15 ... billed monthly").
+  bound to the number it sits next to ("$12 ... billed annually, or $15 ... billed monthly");
+  `sentences(text)` likewise at sentence ends, for windows of several sentences.
 
 Pure functions over strings; the term lists are plain data below.
 """
@@ -75,6 +76,7 @@ _ZH_NOT_NEGATION = ("不仅", "不但", "不过", "不断", "不久", "不少", 
 _NEGATION_ZH = re.compile(r"[不没无未非勿禁]|拒绝|不得|免于")
 
 _CLAUSE_BREAK = re.compile(r"[;；,，。!！?？]|\.(?:\s|$)|\s(?:or|but|while|whereas)\s")
+_SENTENCE_END = re.compile(r"[。！？!?；;]|\.(?:\s|$)")
 
 
 @dataclass(frozen=True)
@@ -138,11 +140,20 @@ def is_negated(text: str) -> bool:
 
 def clauses(text: str) -> list[tuple[int, int]]:
     """(start, end) of each clause of `text`, cut at clause punctuation and "or"/"but"."""
+    return _cut(text, _CLAUSE_BREAK)
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of `text`, without its end mark."""
+    return _cut(text, _SENTENCE_END)
+
+
+def _cut(text: str, breaks: re.Pattern[str]) -> list[tuple[int, int]]:
     out, start = [], 0
-    for m in _CLAUSE_BREAK.finditer(text):
-        if m.start() > start:
+    for m in breaks.finditer(text):
+        if text[start:m.start()].strip():
             out.append((start, m.start()))
         start = m.end()
-    if start < len(text):
+    if text[start:].strip():
         out.append((start, len(text)))
     return out

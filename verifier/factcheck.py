@@ -66,7 +66,7 @@ def check_facts(claim: Claim, candidates: list[Candidate], *, min_relevance: flo
 
 # Names whose NER label is unreliable across them (spaCy-small calls Cigna a place): any of
 # these can stand where the claim's name stands.
-_NAME_LABELS = frozenset({"ORG", "GPE", "LOC", "PERSON", "PRODUCT", "NORP"})
+_PROPER_NOUN_LABELS = frozenset({"ORG", "GPE", "LOC", "PERSON", "PRODUCT", "NORP"})
 # How much of the rest of the claim a span must say for its other name to fill the same role.
 SAME_ROLE_RECALL = 0.6
 SPANS_FOR_NAMES = 3
@@ -85,9 +85,9 @@ def _entity_clash(claim: Claim, result: FactResult, ranked: list[Candidate], min
         for other in entities_of(cand.span.text):
             if compare_facts(fact, other) != "different" or match_key(other.text) in claim_key:
                 continue
-            if same_slot(fact, other) or (
-                    fact.value.label in _NAME_LABELS and other.value.label in _NAME_LABELS  # type: ignore[union-attr]
-                    and token_recall(rest, cand.span.text) >= SAME_ROLE_RECALL):
+            labels = {fact.value.label, other.value.label}  # type: ignore[union-attr]
+            if same_slot(fact, other) or (labels <= _PROPER_NOUN_LABELS
+                                          and token_recall(rest, cand.span.text) >= SAME_ROLE_RECALL):
                 return FactResult(fact, "mismatched", other, other.text, cand.span.source_id)
     return result
 

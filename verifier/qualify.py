@@ -15,17 +15,15 @@ catch what the model misses, with the values that differ named in the report:
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from extractors import Claim, Fact
-from extractors.qualifiers import Qualifier, clauses, find_qualifiers, is_negated
+from extractors.qualifiers import Qualifier, clauses, find_qualifiers, is_negated, sentences
 from extractors.schema import QualifierValue
 from extractors.tokens import token_recall
 from verifier.candidates import Candidate
 from verifier.factcheck import FactResult
 
-_SENTENCE_END = re.compile(r"[。！？!?；;]|\.(?:\s|$)")
 # Slots that describe the asker rather than the thing asked about.
 ASKER_SLOTS = frozenset({"customer", "membership", "region"})
 # Opposite polarity counts only where the evidence is clearly about the claim.
@@ -79,24 +77,13 @@ def applies_to_asker(claim: Claim, span_text: str, asker: dict[str, set[str]] | 
         return True
     own = {q.slot for q in find_qualifiers(claim.source_text)}
     # In a window of several sentences, the one that states the claim decides.
-    sentences = [span_text[a:b] for a, b in _sentences(span_text)] or [span_text]
-    stated = max(sentences, key=lambda text: token_recall(claim.text, text))
+    parts = [span_text[a:b] for a, b in sentences(span_text)] or [span_text]
+    stated = max(parts, key=lambda text: token_recall(claim.text, text))
     theirs: dict[str, set[str]] = {}
     for q in find_qualifiers(stated):
         theirs.setdefault(q.slot, set()).add(q.value)
     return all(not theirs.get(slot) or theirs[slot] & values
                for slot, values in asker.items() if slot not in own)
-
-
-def _sentences(text: str) -> list[tuple[int, int]]:
-    out, start = [], 0
-    for m in _SENTENCE_END.finditer(text):
-        if m.end() > start:
-            out.append((start, m.end()))
-        start = m.end()
-    if text[start:].strip():
-        out.append((start, len(text)))
-    return out
 
 
 def polarity_clash(claim: Claim, span_text: str) -> bool:

@@ -70,7 +70,7 @@ def label_claim(
     verbatim = _verbatim(claim, grounded, thresholds)
 
     label: Label
-    reason_is_verbatim = False
+    pinned: ScoredCandidate | None = None  # the span a rule, not the model, rests the label on
     if mismatched:
         first = mismatched[0]
         label, score = "contradicted", max(0.9, contra.scores.contradiction if contra else 0.0)
@@ -78,7 +78,7 @@ def label_claim(
         reason = message(language, "fact_mismatch", claim_value=first.fact.text,
                          source_value=first.evidence_text, source=first.source_id)
     elif opposite is not None:
-        label, score = "contradicted", max(0.9, opposite.scores.contradiction)
+        label, score, pinned = "contradicted", max(0.9, opposite.scores.contradiction), opposite
         reason = message(language, "opposite", source=opposite.candidate.span.source_id,
                          quote=quote(opposite.candidate.span.text))
     elif best and entail >= thresholds.support and not missing:
@@ -86,8 +86,7 @@ def label_claim(
         key = "supported_hedged" if claim.hedged else "supported"
         reason = message(language, key, source=best.candidate.span.source_id, quote=quote(best.candidate.span.text))
     elif verbatim is not None and not missing:
-        label, score = "supported", max(thresholds.support, verbatim.scores.entailment)
-        reason_is_verbatim = True
+        label, score, pinned = "supported", max(thresholds.support, verbatim.scores.entailment), verbatim
         reason = message(language, "supported_verbatim", source=verbatim.candidate.span.source_id,
                          quote=quote(verbatim.candidate.span.text))
     elif contra and contra.scores.contradiction >= thresholds.contradict:
@@ -121,9 +120,7 @@ def label_claim(
         citations=list(claim.citations),
         hedged=claim.hedged,
         facts=[f.to_report() for f in facts],
-        evidence=_evidence(scored, label, thresholds,
-                           pinned=verbatim if label == "supported" and reason_is_verbatim else
-                           opposite if label == "contradicted" and opposite is not None and not mismatched else None),
+        evidence=_evidence(scored, label, thresholds, pinned),
     )
 
 
@@ -134,9 +131,9 @@ def _verbatim(claim: Claim, grounded: list[ScoredCandidate], thresholds: Thresho
         return None
     # One sentence only: a window can hold every word of a claim that mixes two rules.
     grounded = [s for s in grounded if s.candidate.span.sentences[0] == s.candidate.span.sentences[1]]
-    ranked = sorted(grounded, key=lambda s: (-token_recall(claim.text, s.candidate.span.text), -s.scores.entailment))
-    for s in ranked:
-        if token_recall(claim.text, s.candidate.span.text) < thresholds.verbatim:
+    recall = {id(s): token_recall(claim.text, s.candidate.span.text) for s in grounded}
+    for s in sorted(grounded, key=lambda s: (-recall[id(s)], -s.scores.entailment)):
+        if recall[id(s)] < thresholds.verbatim:
             return None
         if s.scores.contradiction < thresholds.contradict and not polarity_clash(claim, s.candidate.span.text):
             return s
