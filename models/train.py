@@ -112,6 +112,20 @@ def upper_logits(model, h, mask, n_lower: int):
     return model.classifier(model.dropout(pooled))
 
 
+def lr_factor(step: int, warm: int, total: int) -> float:
+    """Linear warm-up to 1, then linear decay to 0 at ``total``."""
+    return step / warm if step < warm else max(0.0, (total - step) / max(1, total - warm))
+
+
+def optimizer_step(model, opt, loss) -> float:
+    """Backward, clip the gradient norm at 1, step; returns the loss value."""
+    opt.zero_grad(set_to_none=True)
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_([p for p in model.parameters() if p.requires_grad], 1.0)
+    opt.step()
+    return loss.item()
+
+
 def build_model(base_dir: Path, seed: int):
     from transformers import BertConfig, BertForSequenceClassification
 
@@ -267,9 +281,8 @@ def main(argv=None):
     base_lrs = [g["lr"] for g in opt.param_groups]
 
     def set_lr(step):
-        f = step / warm if step < warm else max(0.0, (total - step) / max(1, total - warm))
         for g, lr in zip(opt.param_groups, base_lrs):
-            g["lr"] = lr * f
+            g["lr"] = lr * lr_factor(step, warm, total)
 
     step = 0
     ck_path = out / "ckpt.pt"
@@ -309,13 +322,9 @@ def main(argv=None):
             mask[j, :lengths[i]] = 1
         with amp():
             logits = upper_logits(model, h, mask, a.freeze)
-        loss = loss_fn(logits.float(), torch.tensor([y[i] for i in b]))
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_([p for p in model.parameters() if p.requires_grad], 1.0)
-        opt.step()
+        value = optimizer_step(model, opt, loss_fn(logits.float(), torch.tensor([y[i] for i in b])))
         step += 1
-        ema = loss.item() if ema is None else 0.98 * ema + 0.02 * loss.item()
+        ema = value if ema is None else 0.98 * ema + 0.02 * value
         if step % 20 == 0 or a.bench:
             el = time.time() - t_train
             log(f"step {step}/{total} loss {ema:.4f} {el / max(1, step - step0):.2f}s/step")

@@ -130,7 +130,7 @@ def train(a):
     import torch
     from transformers import BertConfig, BertForSequenceClassification
 
-    from models.train import ID2LABEL, LABEL2ID, length_batches, pad
+    from models.train import ID2LABEL, LABEL2ID, length_batches, lr_factor, optimizer_step, pad
 
     torch.manual_seed(a.seed)
     random.seed(a.seed)
@@ -191,19 +191,14 @@ def train(a):
         for b in batches:
             if step >= total:
                 break
-            f = step / warm if step < warm else max(0.0, (total - step) / max(1, total - warm))
             for g, lr in zip(opt.param_groups, base_lrs):
-                g["lr"] = lr * f
+                g["lr"] = lr * lr_factor(step, warm, total)
             x, m, y = batch_tensors([tr[j] for j in b])
             with torch.autocast(dev_name, dtype=torch.bfloat16):
                 logits = model(input_ids=x, attention_mask=m).logits
-            loss = _loss(logits, y)
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_([p for p in model.parameters() if p.requires_grad], 1.0)
-            opt.step()
+            value = optimizer_step(model, opt, _loss(logits, y))
             step += 1
-            ema = loss.item() if ema is None else 0.98 * ema + 0.02 * loss.item()
+            ema = value if ema is None else 0.98 * ema + 0.02 * value
             if step == 100:
                 t100 = time.time()  # steps before this include warm-up kernels and allocation
             if step % 200 == 0:
