@@ -14,7 +14,8 @@ Decision level (`data/fixtures/decision_gold.jsonl`): action accuracy, unsafe-an
 answer that should have gone out), per bucket.
 
 Only the odd-numbered cases (0-based line index) were ever looked at while the engine was
-tuned; the even-numbered half is also reported on its own as the held-out figure.
+tuned; the even-numbered half is also reported on its own as the held-out figure, less the
+few even cases that were opened since (listed in INSPECTED, with why).
 """
 
 from __future__ import annotations
@@ -28,6 +29,11 @@ from pathlib import Path
 from verifier import Verifier
 
 FIXTURES = Path(__file__).resolve().parents[1] / "data" / "fixtures"
+# Even (held-out) cases that have been opened: they leave the held-out figure for good.
+INSPECTED = {
+    # r2 answered it unsafely (a swapped approver, 财务总监 for 部门负责人); led to extractors/roles.py.
+    "decision_gold.jsonl": {38},
+}
 
 
 def load(path: Path) -> list[dict]:
@@ -131,11 +137,12 @@ def main(argv: list[str] | None = None) -> int:
         reports = verifier.verify_batch(cases)
         results[name] = metric(cases, reports)
         results[name + "_seconds"] = round(time.perf_counter() - started, 1)
-        held_out = metric(cases[::2], reports[::2])
+        keep = [i for i in range(0, len(cases), 2) if i not in INSPECTED.get(file, ())]
+        held_out = metric([cases[i] for i in keep], [reports[i] for i in keep])
         results[name + "_held_out"] = {"all": held_out["all"]}
         print(_table(f"{file} ({len(cases)} answers), model {verifier.model.name}", results[name]))
         print()
-        print(_table(f"held-out half: the {len(cases[::2])} even-numbered cases never inspected while tuning",
+        print(_table(f"held-out half: the {len(keep)} even-numbered cases never inspected while tuning",
                      {"all": held_out["all"]}))
         print()
     if args.json:

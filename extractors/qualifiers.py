@@ -7,6 +7,8 @@ names are checked elsewhere; this module finds the qualifier words themselves.
 
 - `find_qualifiers(text)`: (slot, value, start, end) for each qualifier term, longest match
   first, so "billed monthly" is a billing term and not also a frequency.
+- roles (approvers, signers: "财务总监", "line manager") are the slot "role", found by
+  `extractors.roles`; `qualifiers_agree` compares two values of one slot.
 - `is_negated(text)`: whether the text carries a negation cue, ignoring words that merely
   contain one ("不仅", "nonetheless", "无论").
 - `clauses(text)`: the text cut at clause punctuation, with offsets, so a qualifier can be
@@ -22,6 +24,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from extractors.roles import find_roles, roles_agree
 from extractors.text import normalise
 
 # slot -> value -> terms (English lower-case, Chinese Simplified; Traditional is folded first).
@@ -125,7 +128,14 @@ def find_qualifiers(text: str) -> list[Qualifier]:
         if slot_value is None:
             continue
         found.append(Qualifier(slot_value[0], slot_value[1], text[m.start():m.end()], m.start(), m.end()))
+    for value, start, end in find_roles(folded):
+        found.append(Qualifier("role", value, text[start:end], start, end))
     return sorted(found, key=lambda q: q.start)
+
+
+def qualifiers_agree(slot: str, a: str, b: str) -> bool:
+    """Whether two values of one slot say the same thing (roles allow a missing domain)."""
+    return roles_agree(a, b) if slot == "role" else a == b
 
 
 def is_negated(text: str) -> bool:

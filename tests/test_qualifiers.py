@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from extractors import extract_numbers
-from extractors.qualifiers import clauses, find_qualifiers, is_negated
+from extractors.qualifiers import clauses, find_qualifiers, is_negated, qualifiers_agree
 from verifier import Verifier
 from verifier.canonical import model_text
 
@@ -25,11 +25,28 @@ def lexical(analyzer):
     ("海外业务收入增长", [("region", "international", "海外")]),
     ("Gross margin was up from 59.8% a year earlier.", []),
     ("非会员价格", [("membership", "non-member", "非会员")]),
+    ("差旅报销单由財務總監审批", [("role", "finance/director", "財務總監")]),
+    ("由所在部门负责人审批，需经总经理批准", [("role", "own unit/lead", "所在部门负责人"), ("role", "executive", "总经理")]),
+    ("Approval from your line manager and the CFO.", [("role", "own unit/lead", "line manager"),
+                                                      ("role", "finance/executive", "CFO")]),
+    ("Post it to head office.", []),
 ])
 def test_qualifiers_are_found_with_offsets(text, expected):
     found = find_qualifiers(text)
     assert [(q.slot, q.value, q.text) for q in found] == expected
     assert all(text[q.start:q.end] == q.text for q in found)
+
+
+@pytest.mark.parametrize("a, b, agree", [
+    ("own unit/lead", "lead", True),          # "your manager" / "your line manager"
+    ("own unit/lead", "own unit/lead", True),  # 部门经理 / 部门负责人 / 直属上级
+    ("finance/director", "own unit/lead", False),
+    ("finance/director", "hr/director", False),
+    ("director", "executive", False),
+])
+def test_roles_agree_on_rank_and_any_stated_domain(a, b, agree):
+    assert qualifiers_agree("role", a, b) is agree
+    assert qualifiers_agree("customer", "personal", "personal")
 
 
 @pytest.mark.parametrize("text, negated", [
@@ -74,6 +91,16 @@ def test_rule_for_another_customer_type_is_a_contradiction_naming_both(lexical):
     qualifier = next(f for f in claim.facts if f.kind == "qualifier")
     assert (qualifier.status, qualifier.text, qualifier.evidence_text) == ("mismatched", "个人用户", "企业客户")
     assert "个人用户" in claim.reason and "企业客户" in claim.reason
+
+
+def test_another_approver_is_a_contradiction_naming_both(lexical):
+    source = {"id": "S1", "text": "员工提交差旅报销单后，由所在部门负责人审批，财务部复核票据。"}
+    claim = _claim(lexical.verify("差旅报销单由财务总监审批。", [source]))
+    assert claim.label == "contradicted"
+    role = next(f for f in claim.facts if f.kind == "qualifier")
+    assert (role.status, role.text, role.evidence_text) == ("mismatched", "财务总监", "所在部门负责人")
+    # The same approver in other words is no contradiction.
+    assert _claim(lexical.verify("差旅报销单由部门经理审批。", [source])).label == "supported"
 
 
 def test_frequency_is_checked_next_to_the_amount(lexical):

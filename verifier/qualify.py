@@ -4,7 +4,8 @@ A small cross-encoder reads "个人用户的退货期限为15天" and "企业客
 statement, and "also returnable" against "not returnable" as close paraphrases. These checks
 catch what the model misses, with the values that differ named in the report:
 
-- a qualifier (customer type, region, billing period, frequency, membership) the claim states
+- a qualifier (customer type, region, billing period, frequency, membership, the role that
+  approves or decides) the claim states
   while the evidence states another value for the same slot is a mismatch. Qualifiers are read
   first in the clause around each value the claim matched ("$12 ... when billed annually, or
   $15 ... billed monthly"), then in the whole span. A qualifier the evidence leaves unstated is
@@ -18,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from extractors import Claim, Fact
-from extractors.qualifiers import Qualifier, clauses, find_qualifiers, is_negated, sentences
+from extractors.qualifiers import Qualifier, clauses, find_qualifiers, is_negated, qualifiers_agree, sentences
 from extractors.schema import QualifierValue
 from extractors.tokens import token_recall
 from verifier.candidates import Candidate
@@ -46,15 +47,13 @@ def check_qualifiers(claim: Claim, facts: list[FactResult], candidates: list[Can
     results: list[FactResult] = []
     for slot in dict.fromkeys(q.slot for q in own):
         mine = [q for q in own if q.slot == slot]
-        wanted = {q.value for q in mine}
         for place in places:
             theirs = [q for q in find_qualifiers(place.text) if q.slot == slot]
             if not theirs:
                 continue
-            agree = next((q for q in theirs if q.value in wanted), None)
-            if agree is not None:
-                results.append(_result(claim, next(q for q in mine if q.value == agree.value), "matched",
-                                       agree, place))
+            pair = next(((m, t) for t in theirs for m in mine if qualifiers_agree(slot, m.value, t.value)), None)
+            if pair is not None:
+                results.append(_result(claim, pair[0], "matched", pair[1], place))
             else:
                 results.append(_result(claim, mine[0], "mismatched", theirs[0], place))
             break

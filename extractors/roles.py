@@ -1,0 +1,88 @@
+"""Roles: who approves, signs or decides ("财务总监", "department head", "line manager").
+
+An answer that names the wrong approver keeps every number right and still misleads: "由财务
+总监审批" where the policy says "由部门负责人审批". Roles are no named entities (no tagger marks
+them), so this module finds them from a small grammar: an optional domain word (财务, HR,
+department) and a head word grouped by rank (经理/负责人/manager/head are one rank, 总监/director
+another). A role's value is "domain/rank", or "rank" without a domain.
+
+Two roles agree when their ranks are equal and their domains do not differ: "your manager"
+agrees with "your line manager"; "finance director" and "department head" disagree.
+
+Pure functions over normalised (half-width, Simplified, lower-case) text.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+# rank -> head words. Longer words are tried first, so 总经理 is not read as 经理.
+_RANKS: dict[str, tuple[str, ...]] = {
+    "lead": ("经理", "负责人", "主管", "主任", "组长", "领导", "上级", "manager", "supervisor", "team lead"),
+    "director": ("总监", "director"),
+    "executive": ("总经理", "总裁", "董事长", "ceo", "general manager", "president", "chief executive"),
+    "deputy": ("副总经理", "副总裁", "vice president", "vp"),
+    "officer": ("专员", "officer", "specialist", "coordinator"),
+}
+# domain -> words. "所在部门", "直属" and "line" all mean the asker's own unit.
+_DOMAINS: dict[str, tuple[str, ...]] = {
+    "finance": ("财务", "finance", "financial"),
+    "hr": ("人事", "人力资源", "hr", "human resources", "people"),
+    "own unit": ("所在部门", "部门", "直属", "直接", "department", "line", "direct", "reporting"),
+    "legal": ("法务", "legal"),
+    "compliance": ("合规", "compliance"),
+    "it": ("信息技术", "it"),
+    "admin": ("行政", "administration", "admin", "office"),
+    "sales": ("销售", "sales"),
+    "procurement": ("采购", "procurement", "purchasing"),
+    "store": ("门店", "店铺", "store", "branch", "分行", "支行"),
+    "project": ("项目", "project"),
+    "regional": ("区域", "regional"),
+}
+# Whole titles that carry their own domain. English "head" stands only in these ("head office"
+# is no role).
+_TITLES: dict[str, str] = {"cfo": "finance/executive", "chief financial officer": "finance/executive",
+                           "首席财务官": "finance/executive", "chro": "hr/executive", "cto": "it/executive",
+                           "head of finance": "finance/lead", "head of hr": "hr/lead",
+                           "head of department": "own unit/lead", "department head": "own unit/lead",
+                           "head of the department": "own unit/lead"}
+
+
+@lru_cache(maxsize=1)
+def _lookup() -> tuple[re.Pattern[str], dict[str, str], dict[str, str]]:
+    heads = {w: rank for rank, words in _RANKS.items() for w in words}
+    domains = {w: d for d, words in _DOMAINS.items() for w in words}
+
+    def alt(words) -> str:
+        parts = []
+        for w in sorted(words, key=len, reverse=True):
+            parts.append(rf"\b{re.escape(w)}\b" if w.isascii() else re.escape(w))
+        return "|".join(parts)
+
+    # English takes a space between domain and head; Chinese none.
+    pattern = re.compile(rf"(?P<title>{alt(_TITLES)})"
+                         rf"|(?:(?P<domain>{alt(domains)})\s?)?(?P<head>{alt(heads)})s?")
+    return pattern, heads, domains
+
+
+def find_roles(folded: str) -> list[tuple[str, int, int]]:
+    """(value, start, end) for each role in already-normalised, lower-cased text."""
+    pattern, heads, domains = _lookup()
+    out = []
+    for m in pattern.finditer(folded):
+        if m.group("title"):
+            out.append((_TITLES[m.group("title")], m.start(), m.end()))
+            continue
+        head = m.group("head")
+        rank = heads.get(head) or heads.get(head[:-1], "lead")
+        domain = domains.get(m.group("domain") or "")
+        out.append((f"{domain}/{rank}" if domain else rank, m.start(), m.end()))
+    return out
+
+
+def roles_agree(a: str, b: str) -> bool:
+    """Same rank, and no two different domains ("manager" agrees with "finance/lead")."""
+    da, _, ra = a.rpartition("/")
+    db, _, rb = b.rpartition("/")
+    return ra == rb and (not da or not db or da == db)
