@@ -52,7 +52,7 @@ _ZH = "[" + NUMERAL_CHARS + "]"
 _CORE = re.compile(
     r"(?P<pct>百分之(?:[0-9.]+|" + _ZH + r"+(?:点" + _ZH + r"+)?))"
     r"|(?P<enw>" + _EN_NUMBER + r")"
-    r"|(?P<ar>(?<![0-9.,])(?:[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?![0-9]))"
+    r"|(?P<ar>(?<![0-9.])(?<![0-9],)(?:[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?![0-9]))"
     r"|(?P<zh>" + _ZH + r"+(?:点" + _ZH + r"+)?)"
     r"|(?P<half>半)"
 )
@@ -107,6 +107,11 @@ class _Amount(NamedTuple):
     more: bool
 
 
+# "一个月最多收60元", "一年可报销一次": one month or year named as the period a limit is
+# counted over, not a duration the claim states ("一个月内" and "为期一年" stay numbers).
+_ZH_PERIOD = re.compile(r"一(?:个)?(?:月|年|天|日|周|星期)(?=最多|最少|至多|至少|可以|可|能|只能|限|仅|不超过|封顶)")
+
+
 def extract_numbers(text: str) -> list[Fact]:
     """Number and identifier facts in `text`, sorted by start and non-overlapping."""
     if not isinstance(text, str):
@@ -129,7 +134,7 @@ def extract_numbers(text: str) -> list[Fact]:
         if m.end() > hi:
             continue
         fact = _quantity(text, n, m, lo, hi)
-        if fact is not None:
+        if fact is not None and not _ZH_PERIOD.match(n, fact.start):
             facts.append(fact)
             floor = fact.end
     facts.sort(key=lambda f: f.start)

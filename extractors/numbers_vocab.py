@@ -120,7 +120,7 @@ CMP_PREFIX = _expand(
                "minimum", "min.", ">=", "≥", "不少于", "不低于", "不得少于", "不得低于", "至少", "最少", "最低",
                "起码"),
         "lt": ("less than", "fewer than", "under", "below", "<", "低于", "少于", "不到", "不足", "未满"),
-        "gt": ("more than", "over", "above", "exceeding", "greater than", "in excess of", ">", "超过",
+        "gt": ("more than", "over", "above", "beyond", "exceeding", "greater than", "in excess of", ">", "超过",
                "高于", "多于", "大于", "超出", "逾"),
     }
 )

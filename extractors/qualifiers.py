@@ -7,6 +7,8 @@ names are checked elsewhere; this module finds the qualifier words themselves.
 
 - `find_qualifiers(text)`: (slot, value, start, end) for each qualifier term, longest match
   first, so "billed monthly" is a billing term and not also a frequency.
+- employment type (full-time, part-time, probation, contractor, intern) is a slot like
+  customer type: the full-time allowance is no answer for a part-time employee.
 - roles (approvers, signers: "财务总监", "line manager") are the slot "role", found by
   `extractors.roles`; `qualifiers_agree` compares two values of one slot.
 - `is_negated(text)`: whether the text carries a negation cue, ignoring words that merely
@@ -54,6 +56,13 @@ _TERMS: dict[str, dict[str, tuple[str, ...]]] = {
         "week": ("per week", "each week", "every week", "weekly", "每周", "每星期"),
         "month": ("per month", "each month", "every month", "monthly", "每月", "每个月"),
         "year": ("per year", "each year", "every year", "annually", "yearly", "per annum", "每年", "每一年"),
+    },
+    "employment": {
+        "full-time": ("full-time", "full time employee", "full time staff", "全职", "正式员工", "正式职工", "正职员工"),
+        "part-time": ("part-time", "part time employee", "part time staff", "兼职"),
+        "probation": ("probationary", "on probation", "试用期"),
+        "contractor": ("contractor", "contract worker", "劳务派遣", "派遣人员", "外包人员"),
+        "intern": ("intern", "实习生"),
     },
     "membership": {  # English "member" alone is too common ("team member") to count.
         "member": ("会员",),

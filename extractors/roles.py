@@ -39,11 +39,16 @@ _DOMAINS: dict[str, tuple[str, ...]] = {
     "store": ("门店", "店铺", "store", "branch", "分行", "支行"),
     "project": ("项目", "project"),
     "regional": ("区域", "regional"),
+    "facilities": ("设施", "物业", "facilities", "facility"),
+    "security": ("信息安全", "安全", "security", "information security"),
+    "operations": ("运营", "operations"),
 }
 # Whole titles that carry their own domain. English "head" stands only in these ("head office"
 # is no role).
 _TITLES: dict[str, str] = {"cfo": "finance/executive", "chief financial officer": "finance/executive",
                            "首席财务官": "finance/executive", "chro": "hr/executive", "cto": "it/executive",
+                           "cio": "it/executive", "ciso": "security/executive", "首席信息安全官": "security/executive",
+                           "coo": "operations/executive", "首席运营官": "operations/executive",
                            "head of finance": "finance/lead", "head of hr": "hr/lead",
                            "head of department": "own unit/lead", "department head": "own unit/lead",
                            "head of the department": "own unit/lead"}

@@ -161,3 +161,13 @@ def test_offsets_round_trip_on_random_text(text):
         assert f.start < f.end
     for a, b in zip(facts, facts[1:]):
         assert a.end <= b.start
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("特快线从揽收开始算，3到5个工作日送达", ["3到5个工作日"]),   # a full-width comma before the range
+    ("Fees: 1,000 yuan", ["1,000 yuan"]),                          # a thousands separator is still one number
+    ("超出的流量按每GB 3元收费，一个月最多收60元", ["3元", "60元"]),  # "一个月" is the period of the cap
+    ("一个月内可退货", ["一个月内"]),                                # ... but "within a month" is a value
+])
+def test_numbers_after_commas_and_period_words(text, expected):
+    assert [f.text for f in extract_numbers(text) if f.kind == "number"] == expected

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from extractors import extract_numbers
+import datetime as dt
+
+from extractors import extract_facts, extract_numbers
 from extractors.qualifiers import clauses, find_qualifiers, is_negated, qualifiers_agree
 from verifier import Verifier
-from verifier.canonical import model_text
+from verifier.canonical import claim_for_span, model_text
 
 
 @pytest.fixture(scope="module")
@@ -30,6 +32,9 @@ def lexical(analyzer):
     ("Approval from your line manager and the CFO.", [("role", "own unit/lead", "line manager"),
                                                       ("role", "finance/executive", "CFO")]),
     ("Post it to head office.", []),
+    ("Data center access is approved by the CISO.", [("role", "security/executive", "CISO")]),
+    ("Part-time employees get $300; 试用期员工餐补减半", [("employment", "part-time", "Part-time"),
+                                                       ("employment", "probation", "试用期")]),
 ])
 def test_qualifiers_are_found_with_offsets(text, expected):
     found = find_qualifiers(text)
@@ -79,6 +84,23 @@ def test_english_number_words_are_numbers_and_reach_the_model_as_digits():
     assert model_text(text, extract_numbers(text)) == "Reports are due within 35 days."
 
 
+@pytest.mark.parametrize("claim, span, expected", [
+    ("You have two weeks to pay the deposit", "Pay the deposit within 14 days.",
+     "You have within 14 days to pay the deposit"),
+    ("錄取後一週內登記", "錄取生須於7天內登記", "錄取後7天內登記"),
+    ("Applications are due 15 January 2027", "The deadline is January 15, 2027.",
+     "Applications are due January 15, 2027"),
+    # Another value, or a limit the claim does not state, is left for the checks to judge.
+    ("The fee is 300 dollars", "The fee is up to $500.", "The fee is 300 dollars"),
+    ("The deposit is due in 10 days", "Pay the deposit within 14 days.", "The deposit is due in 10 days"),
+    ("金卡年费三百元", "金卡年费二百元", "金卡年费300元"),
+])
+def test_the_model_reads_a_value_in_the_evidence_words_only_when_equal(claim, span, expected):
+    def facts(text):
+        return [f for f in extract_facts(text, as_of=dt.date(2026, 11, 30)) if f.kind in ("number", "date")]
+    assert claim_for_span(claim, facts(claim), facts(span)) == expected
+
+
 def _claim(report):
     assert len(report.claims) == 1
     return report.claims[0]
@@ -101,6 +123,25 @@ def test_another_approver_is_a_contradiction_naming_both(lexical):
     assert (role.status, role.text, role.evidence_text) == ("mismatched", "财务总监", "所在部门负责人")
     # The same approver in other words is no contradiction.
     assert _claim(lexical.verify("差旅报销单由部门经理审批。", [source])).label == "supported"
+
+
+def test_a_qualifier_is_bound_to_the_value_between_its_neighbours(lexical):
+    source = {"id": "S1", "text": "The annual wellness stipend is $600 for full-time employees and $300 for "
+                                  "part-time employees."}
+    claim = _claim(lexical.verify("Part-time employees receive an annual wellness stipend of $600.", [source]))
+    assert claim.label == "contradicted"
+    q = next(f for f in claim.facts if f.kind == "qualifier")
+    assert (q.status, q.text, q.evidence_text) == ("mismatched", "Part-time", "full-time")
+    assert _claim(lexical.verify("Part-time employees receive an annual wellness stipend of $300.",
+                                 [source])).label == "supported"
+
+
+def test_the_sentence_that_states_the_claim_decides_the_role(lexical):
+    source = {"id": "S1", "text": "Badges must be worn on site. Access to the data center requires approval from "
+                                  "the Facilities Manager. USB drives need an exception approved by the CISO."}
+    claim = _claim(lexical.verify("Access to the data center requires approval from the CISO.", [source]))
+    assert claim.label == "contradicted"
+    assert "CISO" in claim.reason and "Facilities Manager" in claim.reason
 
 
 def test_frequency_is_checked_next_to_the_amount(lexical):

@@ -4,6 +4,12 @@ The cross-encoder learned numbers mostly from digits, so "三百元" against "30
 days" against "30 days") looks like a different amount to it. Inside the number facts the extractor already found (and only
 there: 一 is also part of ordinary words), numeral runs are rewritten as digits before the
 pair reaches the model. Reports keep the original text.
+
+`claim_for_span` goes one step further for a given evidence span: a claim's number or date
+that the span states with the same value in other words ("two weeks" / "within 14 days",
+"一週內" / "7天內", "15 January 2027" / "January 15, 2027") is written as the span writes it.
+The fact check has already proved the values equal; the model should judge the rest of the
+claim, not the wording of a value.
 """
 
 from __future__ import annotations
@@ -13,6 +19,8 @@ from functools import lru_cache
 from typing import Iterable
 
 from extractors import Fact
+from extractors.compare import compare_facts
+from extractors.schema import Quantity
 from extractors.chinese_numerals import NUMERAL_CHARS, parse_chinese_number
 from extractors.numbers import english_number_words
 
@@ -39,3 +47,30 @@ def model_text(text: str, facts: Iterable[Fact]) -> str:
         if rewritten != fact.text:
             text = text.replace(fact.text, rewritten)
     return text
+
+
+def claim_for_span(claim_text: str, claim_facts: Iterable[Fact], span_facts: Iterable[Fact]) -> str:
+    """The claim's model text with each value the span states equally in the span's words."""
+    span_facts = [f for f in span_facts if f.kind in ("number", "date")]
+    rewritten = []
+    for fact in claim_facts:
+        if fact.kind not in ("number", "date"):
+            rewritten.append(fact)
+            continue
+        twin = next((f for f in span_facts if f.text != fact.text and _same_value(fact, f)), None)
+        if twin is None:
+            rewritten.append(fact)
+        elif fact.text in claim_text:
+            claim_text = claim_text.replace(fact.text, model_text(twin.text, [twin]), 1)
+    return model_text(claim_text, rewritten)
+
+
+def _same_value(a: Fact, b: Fact) -> bool:
+    verdict = compare_facts(a, b)
+    if verdict == "equal" or a.kind != "number" or verdict != "compatible":
+        return verdict == "equal"
+    # "two weeks" against "within 14 days": one side a plain value, the other "within" it.
+    qa, qb = a.value, b.value
+    assert isinstance(qa, Quantity) and isinstance(qb, Quantity)
+    return ({qa.comparator, qb.comparator} == {"eq", "le"} and qa.currency == qb.currency and qa.per == qb.per
+            and compare_facts(a.model_copy(update={"value": qa.model_copy(update={"comparator": "le"})}), b) == "equal")

@@ -162,8 +162,12 @@ def _check_date(fact: Fact, ranked: list[Candidate], min_relevance: float) -> Fa
 
 
 def _comparable(a: Fact, b: Fact) -> bool:
-    """A time of day and a calendar date state different things; neither contradicts the other."""
+    """A time of day and a calendar date state different things; neither contradicts the other.
+    Nor does a bare year and a day: "2026年度" names the period a rule is for, "2027年3月1日"
+    a deadline within it."""
     ga, gb = a.value.granularity, b.value.granularity  # type: ignore[union-attr]
+    if "year" in (ga, gb) and ga != gb and _GRANULARITY_RANK.get(gb if ga == "year" else ga, 3) >= 3:
+        return False
     return (ga == "time") == (gb == "time") or "datetime" in (ga, gb)
 
 

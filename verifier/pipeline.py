@@ -19,7 +19,7 @@ from extractors import Analyzer, Claim, detect_language, extract_entities, split
 from models import NLIModel, NLIScores, Pair, load_model
 from verifier.cache import VerifierCache, content_hash
 from verifier.candidates import Candidate, SpanIndex
-from verifier.canonical import model_text
+from verifier.canonical import claim_for_span, model_text
 from verifier.conflicts import claim_conflicts, unresolved
 from verifier.decide import decide
 from verifier.decision_log import DecisionLog
@@ -45,7 +45,7 @@ class PreparedAnswer:
     def pairs(self) -> list[Pair]:
         """(evidence, claim) for every candidate, as the model reads them."""
         return [
-            (model_text(c.span.text, c.span.facts), model_text(claim.text, claim.facts))
+            (model_text(c.span.text, c.span.facts), claim_for_span(claim.text, claim.facts, c.span.facts))
             for claim, cands in zip(self.claims, self.candidates)
             for c in cands
         ]

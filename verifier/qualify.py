@@ -4,10 +4,10 @@ A small cross-encoder reads "个人用户的退货期限为15天" and "企业客
 statement, and "also returnable" against "not returnable" as close paraphrases. These checks
 catch what the model misses, with the values that differ named in the report:
 
-- a qualifier (customer type, region, billing period, frequency, membership, the role that
-  approves or decides) the claim states
+- a qualifier (customer type, employment type, region, billing period, frequency, membership,
+  the role that approves or decides) the claim states
   while the evidence states another value for the same slot is a mismatch. Qualifiers are read
-  first in the clause around each value the claim matched ("$12 ... when billed annually, or
+  first between the values around each value the claim matched, then in its clause ("$12 ... when billed annually, or
   $15 ... billed monthly"), then in the whole span. A qualifier the evidence leaves unstated is
   no problem: sources often state who a rule is for once, in the title.
 - negation: a claim that negates what its evidence affirms, or affirms what the evidence's
@@ -26,7 +26,7 @@ from verifier.candidates import Candidate
 from verifier.factcheck import FactResult
 
 # Slots that describe the asker rather than the thing asked about.
-ASKER_SLOTS = frozenset({"customer", "membership", "region"})
+ASKER_SLOTS = frozenset({"customer", "membership", "region", "employment"})
 # Opposite polarity counts only where the evidence is clearly about the claim.
 POLARITY_MIN_RECALL = 0.6
 
@@ -43,7 +43,7 @@ def check_qualifiers(claim: Claim, facts: list[FactResult], candidates: list[Can
     own = find_qualifiers(claim.source_text)
     if not own:
         return []
-    places = _places(facts, candidates, support)
+    places = _places(claim, facts, candidates, support)
     results: list[FactResult] = []
     for slot in dict.fromkeys(q.slot for q in own):
         mine = [q for q in own if q.slot == slot]
@@ -98,7 +98,8 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
     return token_recall(claim.text, best) >= POLARITY_MIN_RECALL and is_negated(best)
 
 
-def _places(facts: list[FactResult], candidates: list[Candidate], support: Candidate | None) -> list[_Place]:
+def _places(claim: Claim, facts: list[FactResult], candidates: list[Candidate],
+            support: Candidate | None) -> list[_Place]:
     """Where the claim's statement sits in the evidence, most specific first."""
     places: list[_Place] = []
     for result in facts:
@@ -112,10 +113,23 @@ def _places(facts: list[FactResult], candidates: list[Candidate], support: Candi
         at = ev.start - span.start
         clause = next(((a, b) for a, b in clauses(span.text) if a <= at < b), None)
         if clause is not None:
+            # "$600 for full-time employees and $300 for part-time employees": the words between
+            # the neighbouring values belong to this one.
+            others = [(f.start - span.start, f.end - span.start) for f in span.facts
+                      if f.kind == "number" and f.start != ev.start]
+            lo = max([e for s, e in others if clause[0] <= s and e <= at], default=clause[0])
+            hi = min([s for s, e in others if s > at and e <= clause[1]], default=clause[1])
+            if (lo, hi) != clause:
+                places.append(_Place(span.source_id, span.text[lo:hi]))
             places.append(_Place(span.source_id, span.text[clause[0]:clause[1]]))
         places.append(_Place(span.source_id, span.text))
     if support is not None:
-        places.append(_Place(support.span.source_id, support.span.text))
+        # In a window of several sentences, the one that states the claim first.
+        text = support.span.text
+        parts = [text[a:b] for a, b in sentences(text)]
+        if len(parts) > 1:
+            places.append(_Place(support.span.source_id, max(parts, key=lambda p: token_recall(claim.text, p))))
+        places.append(_Place(support.span.source_id, text))
     return places
 
 
