@@ -55,6 +55,7 @@ UNITS = _expand(
         "times": ("times", "次"),
         "multiple": ("倍",),
         "item": ("items", "件"),
+        "transaction": ("transactions", "transaction", "笔"),
     }
 )
 

@@ -139,6 +139,17 @@ def test_conflicting_active_sources_are_shown_not_resolved(lexical):
     assert report.decision.action != "answer"
 
 
+def test_a_value_in_a_source_about_something_else_is_no_conflict(lexical):
+    sources = [
+        {"id": "FAQ", "text": "Transfers usually post to the other account within 7 to 14 days."},
+        {"id": "Fees", "text": "The Classic card has no annual fee. Balance transfers made within 60 days of "
+                               "account opening carry a 3% fee."},
+    ]
+    report = lexical.verify("Transfers usually take 7 to 14 days to post.", sources)
+    assert not report.conflicts
+    assert report.claims[0].label == "supported"
+
+
 def test_newer_source_wins_and_says_why(lexical):
     sources = [
         {"id": "v2025", "text": "Refunds are issued within 10 business days.",

@@ -15,6 +15,11 @@ from verifier.schema import Conflict
 from verifier.segment import SegmentedSource
 from verifier.verdict import ScoredCandidate, Thresholds
 
+# A source states a value for the claim's slot only where it is about the claim's statement:
+# a fee schedule that mentions "within 60 days" of account opening says nothing about how long
+# a transfer takes to post. Real disagreements (the same rule, two values) score well above.
+CONFLICT_MIN_RELEVANCE = 0.5
+
 
 def claim_conflicts(
     claim_id: str,
@@ -34,6 +39,8 @@ def claim_conflicts(
         # What each source says for this slot, judged exactly as the fact check judges it.
         said: dict[int, Fact] = {}
         for index, cands in sorted(by_source.items()):
+            if max(c.relevance for c in cands) < CONFLICT_MIN_RELEVANCE:
+                continue
             result = check_fact(fact, sorted(cands, key=lambda c: -c.relevance), thresholds.relevance)
             if result.evidence is not None:
                 said[index] = result.evidence
