@@ -150,6 +150,16 @@ def test_a_value_in_a_source_about_something_else_is_no_conflict(lexical):
     assert report.claims[0].label == "supported"
 
 
+def test_a_limit_is_not_confirmed_by_a_value_it_merely_bounds(lexical):
+    source = {"id": "S1", "text": "Annual subscriptions cancelled within 14 days of purchase receive a full refund; "
+                                  "after 14 days, annual plans are not refundable."}
+    claim = lexical.verify("Annual plans can be refunded in full within 30 days of purchase.", [source]).claims[0]
+    assert claim.label == "contradicted"
+    assert "30 days" in claim.reason and "14 days" in claim.reason
+    same = lexical.verify("Annual plans can be refunded in full within 14 days of purchase.", [source]).claims[0]
+    assert same.label == "supported"
+
+
 def test_newer_source_wins_and_says_why(lexical):
     sources = [
         {"id": "v2025", "text": "Refunds are issued within 10 business days.",
