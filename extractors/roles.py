@@ -59,15 +59,15 @@ def _lookup() -> tuple[re.Pattern[str], dict[str, str], dict[str, str]]:
     heads = {w: rank for rank, words in _RANKS.items() for w in words}
     domains = {w: d for d, words in _DOMAINS.items() for w in words}
 
-    def alt(words) -> str:
+    def alt(words, plural: str = "") -> str:
         parts = []
         for w in sorted(words, key=len, reverse=True):
-            parts.append(rf"\b{re.escape(w)}\b" if w.isascii() else re.escape(w))
+            parts.append(rf"\b{re.escape(w)}{plural}\b" if w.isascii() else re.escape(w))
         return "|".join(parts)
 
-    # English takes a space between domain and head; Chinese none.
+    # English takes a space between domain and head, and a plural head ("managers"); Chinese neither.
     pattern = re.compile(rf"(?P<title>{alt(_TITLES)})"
-                         rf"|(?:(?P<domain>{alt(domains)})\s?)?(?P<head>{alt(heads)})s?")
+                         rf"|(?:(?P<domain>{alt(domains)})\s?)?(?P<head>{alt(heads, plural='s?')})")
     return pattern, heads, domains
 
 

@@ -32,6 +32,7 @@ def lexical(analyzer):
     ("Approval from your line manager and the CFO.", [("role", "own unit/lead", "line manager"),
                                                       ("role", "finance/executive", "CFO")]),
     ("Post it to head office.", []),
+    ("Refunds need approval from store managers.", [("role", "store/lead", "store managers")]),
     ("Data center access is approved by the CISO.", [("role", "security/executive", "CISO")]),
     ("Part-time employees get $300; 试用期员工餐补减半", [("employment", "part-time", "Part-time"),
                                                        ("employment", "probation", "试用期")]),
