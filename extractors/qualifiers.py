@@ -87,7 +87,10 @@ _ZH_NOT_NEGATION = ("不仅", "不但", "不过", "不断", "不久", "不少", 
                     "不足", "不到", "未满", "未超过", "不迟于", "不早于")
 _NEGATION_ZH = re.compile(r"[不没无未非勿禁]|拒绝|不得|免于")
 
-_CLAUSE_BREAK = re.compile(r"[;；,，。!！?？]|\.(?:\s|$)|\s(?:or|but|while|whereas)\s")
+# "and" starts a clause only before a modal or auxiliary ("must be 14 characters long and must
+# not reuse ..."); "gift cards and software are non-refundable" stays one clause.
+_CLAUSE_BREAK = re.compile(r"[;；,，。!！?？]|\.(?:\s|$)|\s(?:or|but|while|whereas)\s"
+                           r"|\sand\s(?=(?:must|may|can|cannot|should|shall|will|is|are|does|do|has|have)\b)")
 _SENTENCE_END = re.compile(r"[。！？!?；;]|\.(?:\s|$)")
 
 

@@ -78,6 +78,19 @@ def test_clauses_cut_at_clause_punctuation():
         "Gift cards are final", "Shipping is free", " otherwise $6.95 is deducted", "$3 with a code"]
 
 
+def test_and_starts_a_clause_only_before_a_modal():
+    text = "Passwords must be 14 characters long and must not be reused. Gift cards and software are final"
+    assert [text[a:b] for a, b in clauses(text)] == [
+        "Passwords must be 14 characters long", "must not be reused", "Gift cards and software are final"]
+
+
+def test_a_negation_in_the_next_conjunct_is_no_opposite(lexical):
+    source = {"id": "S1", "text": "Passwords must be at least 14 characters long and must not reuse any of the "
+                                  "last 10 passwords."}
+    assert _claim(lexical.verify("Passwords need at least 14 characters.", [source])).label == "supported"
+    assert _claim(lexical.verify("Passwords can reuse any of the last 10 passwords.", [source])).label == "contradicted"
+
+
 def test_english_number_words_are_numbers_and_reach_the_model_as_digits():
     facts = extract_numbers("Reports are due within thirty-five days; one of them is late.")
     assert [(f.text, f.value.value, f.value.unit) for f in facts] == [("within thirty-five days", 35, "day")]
@@ -95,11 +108,16 @@ def test_english_number_words_are_numbers_and_reach_the_model_as_digits():
     ("The fee is 300 dollars", "The fee is up to $500.", "The fee is 300 dollars"),
     ("The deposit is due in 10 days", "Pay the deposit within 14 days.", "The deposit is due in 10 days"),
     ("金卡年费三百元", "金卡年费二百元", "金卡年费300元"),
+    # A bare number word becomes digits only when the span states those digits.
+    ("You can't reuse any of your previous ten", "Do not reuse any of the last 10 passwords.",
+     "You can't reuse any of your previous 10"),
+    ("You can't reuse any of your previous ten", "Do not reuse any of the last 12 passwords.",
+     "You can't reuse any of your previous ten"),
 ])
 def test_the_model_reads_a_value_in_the_evidence_words_only_when_equal(claim, span, expected):
     def facts(text):
         return [f for f in extract_facts(text, as_of=dt.date(2026, 11, 30)) if f.kind in ("number", "date")]
-    assert claim_for_span(claim, facts(claim), facts(span)) == expected
+    assert claim_for_span(claim, facts(claim), facts(span), span) == expected
 
 
 def _claim(report):

@@ -25,6 +25,9 @@ from extractors.chinese_numerals import NUMERAL_CHARS, parse_chinese_number
 from extractors.numbers import english_number_words
 
 
+_NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.])")
+
+
 @lru_cache(maxsize=1)
 def _numeral_run() -> re.Pattern[str]:
     return re.compile(f"[{NUMERAL_CHARS}0-9.点]*[{NUMERAL_CHARS}][{NUMERAL_CHARS}0-9.点]*")
@@ -49,8 +52,17 @@ def model_text(text: str, facts: Iterable[Fact]) -> str:
     return text
 
 
-def claim_for_span(claim_text: str, claim_facts: Iterable[Fact], span_facts: Iterable[Fact]) -> str:
-    """The claim's model text with each value the span states equally in the span's words."""
+def claim_for_span(claim_text: str, claim_facts: Iterable[Fact], span_facts: Iterable[Fact],
+                   span_text: str = "") -> str:
+    """The claim's model text with each value the span states equally in the span's words.
+
+    A bare English number word outside any fact ("your previous ten") is written as digits
+    too, but only when the span states exactly those digits ("the last 10")."""
+    digits = english_number_words(claim_text)
+    if digits != claim_text and span_text:
+        added = set(_NUMBER.findall(digits)) - set(_NUMBER.findall(claim_text))
+        if added <= set(_NUMBER.findall(span_text)):
+            claim_text = digits
     span_facts = [f for f in span_facts if f.kind in ("number", "date")]
     rewritten = []
     for fact in claim_facts:

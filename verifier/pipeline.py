@@ -45,7 +45,7 @@ class PreparedAnswer:
     def pairs(self) -> list[Pair]:
         """(evidence, claim) for every candidate, as the model reads them."""
         return [
-            (model_text(c.span.text, c.span.facts), claim_for_span(claim.text, claim.facts, c.span.facts))
+            (model_text(c.span.text, c.span.facts), claim_for_span(claim.text, claim.facts, c.span.facts, c.span.text))
             for claim, cands in zip(self.claims, self.candidates)
             for c in cands
         ]
