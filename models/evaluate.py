@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from models.data import split_sents
+from models.data_text import split_sents
 from models.train import encode_pairs, pad
 
 
