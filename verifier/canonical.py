@@ -19,10 +19,10 @@ from functools import lru_cache
 from typing import Iterable
 
 from extractors import Fact
-from extractors.compare import compare_facts
-from extractors.schema import Quantity
 from extractors.chinese_numerals import NUMERAL_CHARS, parse_chinese_number
+from extractors.compare import compare_facts
 from extractors.numbers import english_number_words
+from extractors.schema import Quantity
 
 
 _NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.])")

@@ -5,11 +5,12 @@ statement, and "also returnable" against "not returnable" as close paraphrases. 
 catch what the model misses, with the values that differ named in the report:
 
 - a qualifier (customer type, employment type, region, billing period, frequency, membership,
-  the role that approves or decides) the claim states
-  while the evidence states another value for the same slot is a mismatch. Qualifiers are read
-  first between the values around each value the claim matched, then in its clause ("$12 ... when billed annually, or
-  $15 ... billed monthly"), then in the whole span. A qualifier the evidence leaves unstated is
-  no problem: sources often state who a rule is for once, in the title.
+  the role that approves or decides) the claim states while the evidence states another value
+  for the same slot is a mismatch. Qualifiers are read first between the neighbours of each
+  value the claim matched ("$600 for full-time employees and $300 for part-time"), then in its
+  clause ("$12 ... when billed annually, or $15 ... billed monthly"), then in the sentence that
+  states the claim, then in the whole span. A qualifier the evidence leaves unstated is no
+  problem: sources often state who a rule is for once, in the title.
 - negation: a claim that negates what its evidence affirms, or affirms what the evidence's
   closest clause negates, is opposite polarity.
 """
