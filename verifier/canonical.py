@@ -79,7 +79,7 @@ def claim_for_span(claim_text: str, claim_facts: Iterable[Fact], span_facts: Ite
 
 def _same_value(a: Fact, b: Fact) -> bool:
     verdict = compare_facts(a, b)
-    if verdict == "equal" or a.kind != "number" or verdict != "compatible":
+    if verdict != "compatible" or a.kind != "number":
         return verdict == "equal"
     # "two weeks" against "within 14 days": one side a plain value, the other "within" it.
     qa, qb = a.value, b.value

@@ -111,8 +111,9 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
     deferred: FactResult | None = None
     for cand in ranked:
         same = [o for o in cand.span.facts if o.kind == fact.kind and _same_dimension(fact, o)]
-        agree = next((o for o in same if compare_facts(fact, o) == "equal"), None) \
-            or next((o for o in same if compare_facts(fact, o) == "compatible" and not _rival_limit(fact, o, same)), None)
+        verdicts = [(o, compare_facts(fact, o)) for o in same]
+        agree = next((o for o, v in verdicts if v == "equal"), None) \
+            or next((o for o, v in verdicts if v == "compatible" and not _rival_limit(fact, o, verdicts)), None)
         if agree is not None:
             return FactResult(fact, "matched", agree, agree.text, cand.span.source_id)
         if cand.relevance < min_relevance:
@@ -127,14 +128,14 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
     return deferred or FactResult(fact, "missing")
 
 
-def _rival_limit(fact: Fact, agree: Fact, same: list[Fact]) -> bool:
+def _rival_limit(fact: Fact, agree: Fact, verdicts: list[tuple[Fact, str]]) -> bool:
     """A limit ("within 30 days") is not confirmed by a plain value it happens to bound ("after
-    14 days") when the same span states the limit itself with another value ("within 14 days")."""
-    comparator = getattr(fact.value, "comparator", "eq")
-    if comparator == "eq" or getattr(agree.value, "comparator", "eq") == comparator:
+    14 days") when the same span states the limit itself with another value ("within 14 days").
+    `verdicts`: each number of the span with its comparison to `fact`."""
+    comparator = fact.value.comparator  # type: ignore[union-attr]
+    if comparator == "eq" or agree.value.comparator == comparator:  # type: ignore[union-attr]
         return False
-    return any(getattr(o.value, "comparator", "eq") == comparator and compare_facts(fact, o) == "different"
-               for o in same)
+    return any(v == "different" and o.value.comparator == comparator for o, v in verdicts)  # type: ignore[union-attr]
 
 
 _GRANULARITY_RANK = {"year": 0, "quarter": 1, "month": 2, "weekday_range": 2, "day": 3, "datetime": 4}

@@ -18,6 +18,7 @@ catch what the model misses, with the values that differ named in the report:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from extractors import Claim, Fact
 from extractors.qualifiers import Qualifier, clauses, find_qualifiers, is_negated, qualifiers_agree, sentences
@@ -77,8 +78,7 @@ def applies_to_asker(claim: Claim, span_text: str, asker: dict[str, set[str]] | 
         return True
     own = {q.slot for q in find_qualifiers(claim.source_text)}
     # In a window of several sentences, the one that states the claim decides.
-    parts = [span_text[a:b] for a, b in sentences(span_text)] or [span_text]
-    stated = max(parts, key=lambda text: token_recall(claim.text, text))
+    stated = _closest_part(claim, span_text, sentences)
     theirs: dict[str, set[str]] = {}
     for q in find_qualifiers(stated):
         theirs.setdefault(q.slot, set()).add(q.value)
@@ -94,8 +94,7 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
         return not is_negated(span_text)
     # An affirmative claim clashes only with a negation in the clause it matches best, so
     # "returns are free; gift cards are not refundable" does not clash with "returns are free".
-    best = max((span_text[a:b] for a, b in clauses(span_text)),
-               key=lambda c: token_recall(claim.text, c), default=span_text)
+    best = _closest_part(claim, span_text, clauses)
     return token_recall(claim.text, best) >= POLARITY_MIN_RECALL and is_negated(best)
 
 
@@ -127,11 +126,15 @@ def _places(claim: Claim, facts: list[FactResult], candidates: list[Candidate],
     if support is not None:
         # In a window of several sentences, the one that states the claim first.
         text = support.span.text
-        parts = [text[a:b] for a, b in sentences(text)]
-        if len(parts) > 1:
-            places.append(_Place(support.span.source_id, max(parts, key=lambda p: token_recall(claim.text, p))))
+        if len(sentences(text)) > 1:
+            places.append(_Place(support.span.source_id, _closest_part(claim, text, sentences)))
         places.append(_Place(support.span.source_id, text))
     return places
+
+
+def _closest_part(claim: Claim, text: str, cut: Callable[[str], list[tuple[int, int]]]) -> str:
+    """The piece of `text` (a sentence or clause, by `cut`) holding most of the claim's words."""
+    return max((text[a:b] for a, b in cut(text)), key=lambda part: token_recall(claim.text, part), default=text)
 
 
 def _result(claim: Claim, mine: Qualifier, status: str, theirs: Qualifier, place: _Place) -> FactResult:
