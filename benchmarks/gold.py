@@ -4,9 +4,9 @@
     python -m benchmarks.gold --set engine --model lexical
 
 Claim level (`data/fixtures/engine_gold.jsonl`): every expected claim is aligned to the
-engine's claim that overlaps its span most; we report how many unsupported/contradicted
-claims were NOT labelled supported (target >= 90%), how many supported claims were
-labelled supported (target >= 80%), and whether number/date mismatches came out
+engine's claims overlapping its span (the most severe label counts); we report how
+many unsupported/contradicted claims were NOT labelled supported (target >= 90%), how
+many supported claims were labelled supported (target >= 80%), and whether number/date mismatches came out
 `contradicted` with both values in the report.
 
 Decision level (`data/fixtures/decision_gold.jsonl`): action accuracy, unsafe-answer rate
@@ -24,9 +24,11 @@ import argparse
 import json
 import time
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 from verifier import Verifier
+from verifier.calibrate import worst_claims
 
 FIXTURES = Path(__file__).resolve().parents[1] / "data" / "fixtures"
 # Even (held-out) cases that have been opened: they leave the held-out figure for good.
@@ -40,19 +42,26 @@ def load(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def _align(case: dict, report) -> list[tuple[dict, object | None]]:
-    """(expected claim, engine claim overlapping its span most) for every expected claim."""
+@dataclass(frozen=True)
+class AlignedClaim:
+    label: str
+    facts: list
+
+
+def _align(case: dict, report) -> list[tuple[dict, AlignedClaim | None]]:
+    """(expected claim, what the engine says about its span) for every expected claim.
+
+    The engine may split one expected claim into several ("must be at least 14 characters
+    long and must be changed every 90 days"): the most severe label among the engine claims
+    overlapping the span is the span's label (as in `verifier calibrate`), so a contradicted
+    half is not hidden behind a supported half."""
     answer = case["answer"]
     out = []
     for expected in case["expected"].get("claims", []):
         start = answer.find(expected["span"])
-        end = start + len(expected["span"])
-        best, best_overlap = None, 0
-        for claim in report.claims:
-            overlap = min(end, claim.end) - max(start, claim.start)
-            if overlap > best_overlap:
-                best, best_overlap = claim, overlap
-        out.append((expected, best))
+        worst = worst_claims(report.claims, start, start + len(expected["span"]))
+        got = AlignedClaim(worst[0].label, [f for c in worst for f in c.facts]) if worst else None
+        out.append((expected, got))
     return out
 
 

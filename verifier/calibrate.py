@@ -193,12 +193,20 @@ class Unit:
     passed: bool
 
 
+def worst_claims(claims: Sequence[Any], start: int, end: int) -> list[Any]:
+    """The engine claims overlapping answer[start:end] that carry the most severe label among
+    them: a gold claim the engine split in two is only as good as its weaker half."""
+    hits = [c for c in claims if c.start < end and start < c.end]
+    worst = max((_SEVERITY[c.label] for c in hits), default=None)
+    return [c for c in hits if _SEVERITY[c.label] == worst]
+
+
 def claim_units(ex: Example, report: Report) -> list[Unit]:
     """One unit per gold claim: it passes iff every engine claim overlapping its span is supported."""
     units = []
     for start, end, label in ex.claims:
-        hits = [c.label for c in report.claims if c.start < end and start < c.end]
-        pred = max(hits, key=_SEVERITY.__getitem__) if hits else "none"
+        worst = worst_claims(report.claims, start, end)
+        pred = worst[0].label if worst else "none"
         units.append(Unit(ex.lang, ex.bucket, label, pred, label == "supported", pred in ("supported", "none")))
     return units
 
