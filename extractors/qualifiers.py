@@ -160,6 +160,33 @@ def is_negated(text: str) -> bool:
     return bool(_NEGATION_ZH.search(folded))
 
 
+# Words that state the opposite of each other without a negation cue: (one side, other side).
+# Only pairs that are opposites wherever they stand; "open"/"closed" is not ("open an account").
+_ANTONYMS = [(re.compile(a), re.compile(b)) for a, b in (
+    (r"\binclud(?:e|es|ed|ing)\b|\binclusive\b", r"\bexclud(?:e|es|ed|ing)\b|\bexclusive\b"),
+    (r"\b(?:allowed|permitted)\b", r"\b(?:prohibited|forbidden|banned)\b"),
+    (r"\b(?:required|mandatory|compulsory)\b", r"\boptional\b"),
+    (r"\bincreas(?:e|es|ed|ing)\b", r"\b(?:decreas|reduc)(?:e|es|ed|ing)\b"),
+    (r"\beligible\b", r"\bineligible\b"),
+    (r"收费|收取", r"免费|免收"),
+    (r"看诊|营业", r"休诊|停诊|停业"),
+    (r"上涨|上调|增加|提高", r"下降|下调|减少|降低"),
+    (r"强制|必须", r"自愿|可选"),
+)]
+
+
+def opposite_words(claim: str, evidence: str) -> tuple[str, str] | None:
+    """(claim's word, evidence's word) when the evidence uses the opposite of a word of the
+    claim and not the word itself: "include" against "exclude", "收费" against "免费"."""
+    a_text, b_text = normalise(claim).lower(), normalise(evidence).lower()
+    for one, other in _ANTONYMS:
+        for mine, theirs in ((one, other), (other, one)):
+            m, t = mine.search(a_text), theirs.search(b_text)
+            if m and t and not mine.search(b_text) and not theirs.search(a_text):
+                return m.group(), t.group()
+    return None
+
+
 def clauses(text: str) -> list[tuple[int, int]]:
     """(start, end) of each clause of `text`, cut at clause punctuation and "or"/"but"."""
     return _cut(text, _CLAUSE_BREAK)

@@ -216,3 +216,19 @@ def test_cli_check_and_audit(tmp_path, capsys):
     assert records[0]["id"] == "r1" and "claims" in records[0]
     assert records[1]["line"] == 2 and "not valid JSON" in records[1]["error"]
     assert records[2]["line"] == 3 and "answer" in records[2]["error"]
+
+
+def test_a_span_grounds_a_claim_in_the_words_the_model_reads(analyzer):
+    """"头三笔" and "前3笔" share their 3 once numerals are digits, as the model reads them."""
+    from extractors.claims import split_claims
+    from extractors.tokens import token_recall
+    from models.base import NLIScores
+    from verifier.candidates import Candidate
+    from verifier.schema import Source
+    from verifier.segment import segment_source
+    from verifier.verdict import ScoredCandidate, overlap
+
+    claim = split_claims("每个月头三笔不收费。", analyzer=analyzer)[0]
+    span = segment_source(Source(id="S1", text="每月前3笔免费。")).sentences[0]
+    scored = ScoredCandidate(Candidate(span, 0.5, 0), NLIScores(0.6, 0.3, 0.1), True, None)
+    assert token_recall(claim.text, span.text) < 0.3 <= overlap(claim, scored)

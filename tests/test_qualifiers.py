@@ -7,7 +7,7 @@ import pytest
 import datetime as dt
 
 from extractors import extract_facts, extract_numbers
-from extractors.qualifiers import clauses, find_qualifiers, is_negated, qualifiers_agree
+from extractors.qualifiers import clauses, find_qualifiers, is_negated, opposite_words, qualifiers_agree
 from verifier import Verifier
 from verifier.canonical import claim_for_span, model_text
 
@@ -203,3 +203,27 @@ def test_rule_for_another_customer_type_is_no_evidence_for_the_asker(lexical):
     assert claim.label == "unsupported"
     # Without the asker's customer type the enterprise rule is evidence as usual.
     assert _claim(lexical.verify_request({**request, "question": "退货要先申请授权码吗？"})).label == "supported"
+
+
+@pytest.mark.parametrize("claim, evidence, expected", [
+    ("Prices include all applicable taxes.", "Prices exclude applicable taxes.", ("include", "exclude")),
+    ("Pets are permitted in the lobby.", "Pets are prohibited in the lobby.", ("permitted", "prohibited")),
+    ("跨行取现每月前3笔收费", "跨行取现每月前3笔免费", ("收费", "免费")),
+    ("週日也有看診", "週日及國定假日休診", ("看诊", "休诊")),
+    # The same word on both sides, or no opposite at all, is no swap.
+    ("Prices include taxes.", "Prices include taxes but exclude shipping.", None),
+    ("Returns are free.", "Returns are accepted within 30 days.", None),
+])
+def test_opposite_words_without_a_negation_cue(claim, evidence, expected):
+    assert opposite_words(claim, evidence) == expected
+
+
+@pytest.mark.parametrize("answer, source, label", [
+    ("Prices include all applicable taxes.", "All plans include a free trial. Prices exclude applicable taxes.",
+     "contradicted"),
+    # An opposite word under a negation says the same thing: 不收费 is 免费.
+    ("跨行ATM取现每月前3笔不收费。", "跨行ATM取现每笔收费2元，每月前3笔免费。", "supported"),
+    ("跨行ATM取现每月前3笔收费。", "跨行ATM取现每月前3笔免费。", "contradicted"),
+])
+def test_an_opposite_word_is_opposite_polarity(lexical, answer, source, label):
+    assert _claim(lexical.verify(answer, [{"id": "S1", "text": source}])).label == label

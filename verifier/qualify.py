@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from extractors import Claim, Fact
-from extractors.qualifiers import Qualifier, clauses, find_qualifiers, is_negated, qualifiers_agree, sentences
+from extractors.qualifiers import (Qualifier, clauses, find_qualifiers, is_negated, opposite_words,
+                                   qualifiers_agree, sentences)
 from extractors.schema import QualifierValue
 from extractors.tokens import token_recall
 from verifier.candidates import Candidate
@@ -87,7 +88,15 @@ def applies_to_asker(claim: Claim, span_text: str, asker: dict[str, set[str]] | 
 
 
 def polarity_clash(claim: Claim, span_text: str) -> bool:
-    """Whether the claim says the opposite of the span: one negates what the other states."""
+    """Whether the claim says the opposite of the span: one negates what the other states, or
+    a clause of the span uses the opposite word ("exclude" for "include")."""
+    for a, b in clauses(span_text):
+        part = span_text[a:b]
+        swap = opposite_words(claim.text, part)
+        # Recall as if the claim used the clause's word, so the swapped word is not missing.
+        if swap and token_recall(claim.text.replace(swap[0], swap[1]), span_text) >= POLARITY_MIN_RECALL:
+            # "不收费" against "免费": the opposite word under a negation says the same thing.
+            return is_negated(claim.text) == is_negated(part)
     if token_recall(claim.text, span_text) < POLARITY_MIN_RECALL:
         return False
     if is_negated(claim.text):

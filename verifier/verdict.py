@@ -10,6 +10,7 @@ from extractors import Claim
 from extractors.tokens import token_recall
 from models.base import NLIScores
 from verifier.candidates import Candidate
+from verifier.canonical import claim_for_span, model_text
 from verifier.factcheck import FactResult
 from verifier.messages import message, quote
 from verifier.qualify import applies_to_asker, check_qualifiers, polarity_clash
@@ -56,7 +57,7 @@ def label_claim(
     current = [s for s in scored if s.current and applies_to_asker(claim, s.candidate.span.text, asker)]
     # A span that shares almost no words with the claim cannot support it, whatever the model
     # says: small cross-encoders are overconfident on unrelated text in the same register.
-    grounded = [s for s in current if token_recall(claim.text, s.candidate.span.text) >= thresholds.min_overlap]
+    grounded = [s for s in current if overlap(claim, s) >= thresholds.min_overlap]
     best = max(grounded, key=lambda s: s.scores.entailment, default=None)
     best_any = max(scored, key=lambda s: s.scores.entailment, default=None)
     relevant = [s for s in current if s.candidate.relevance >= thresholds.relevance]
@@ -124,6 +125,14 @@ def label_claim(
     )
 
 
+def overlap(claim: Claim, scored: ScoredCandidate) -> float:
+    """Share of the claim's content words in the span, both read as the model reads them:
+    "头三笔" and "前3笔" share the 3 only once numerals are digits."""
+    span = scored.candidate.span
+    return token_recall(claim_for_span(claim.text, claim.facts, span.facts, span.text),
+                        model_text(span.text, span.facts))
+
+
 def _verbatim(claim: Claim, grounded: list[ScoredCandidate], thresholds: Thresholds) -> ScoredCandidate | None:
     """A span holding nearly every content word of the claim, with the same polarity, that the
     model does not read as a contradiction: small models under-score such close paraphrases."""
@@ -131,7 +140,7 @@ def _verbatim(claim: Claim, grounded: list[ScoredCandidate], thresholds: Thresho
         return None
     # One sentence only: a window can hold every word of a claim that mixes two rules.
     grounded = [s for s in grounded if s.candidate.span.sentences[0] == s.candidate.span.sentences[1]]
-    recall = {id(s): token_recall(claim.text, s.candidate.span.text) for s in grounded}
+    recall = {id(s): overlap(claim, s) for s in grounded}
     for s in sorted(grounded, key=lambda s: (-recall[id(s)], -s.scores.entailment)):
         if recall[id(s)] < thresholds.verbatim:
             return None
