@@ -50,7 +50,7 @@ def extract_dates(text: str, as_of: dt.date | None = None) -> list[Fact]:
     if isinstance(as_of, dt.datetime):
         as_of = as_of.date()
     n = normalise(text)
-    chosen = _non_overlapping([*en_candidates(n), *zh_candidates(n)])
+    chosen = _non_overlapping([*en_candidates(n), *zh_candidates(n), *_year_ranges(n)])
     chosen = _merge_datetimes(n, chosen)
     facts: list[Fact] = []
     context_year: int | None = None
@@ -62,6 +62,24 @@ def extract_dates(text: str, as_of: dt.date | None = None) -> list[Fact]:
         # most of the cost on fact-dense text.
         facts.append(Fact.model_construct(kind="date", text=text[c.start : c.end], start=c.start, end=c.end, value=value))
     return facts
+
+
+# Academic and fiscal years ("2025-26", "2025/26学年") and spans of years ("2024-2027"); a
+# two-digit end only as the next year, so "2026-03" stays a month.
+_YEAR_RANGE = re.compile(r"(?<![\d/.-])(?P<a>(?:19|20)\d\d)[ ]?[-–—/~至到][ ]?(?P<b>(?:19|20)\d\d|\d\d)(?![\d/-]|\.\d)")
+
+
+def _year_ranges(n: str) -> list[Cand]:
+    out = []
+    for m in _YEAR_RANGE.finditer(n):
+        a, b = int(m["a"]), int(m["b"])
+        if len(m["b"]) == 2:
+            b, ok = a // 100 * 100 + b, (a % 100 + 1) % 100 == b % 100
+        else:
+            ok = a < b <= a + 10
+        if ok:
+            out.append(Cand(m.start(), m.end(), "year_range", year=a, year_to=b))
+    return out
 
 
 def _non_overlapping(cands: list[Cand]) -> list[Cand]:
@@ -97,6 +115,9 @@ def _merge_datetimes(n: str, cands: list[Cand]) -> list[Cand]:
 def _resolve(c: Cand, as_of: dt.date | None, context_year: int | None) -> DateValue:
     if c.rel is not None:
         return _resolve_relative(c, as_of)
+    if c.gran == "year_range":
+        return DateValue.model_construct(granularity="year_range", year=c.year, year_to=c.year_to,
+                                         iso=f"{c.year}/{c.year_to}")
     if c.gran == "weekday_range":
         iso = f"{_WD_NAMES[c.wd_from]}-{_WD_NAMES[c.wd_to]}"
         return DateValue.model_construct(granularity="weekday_range", weekday_from=c.wd_from, weekday_to=c.wd_to, iso=iso)
@@ -186,6 +207,8 @@ def compare_dates(a: DateValue, b: DateValue) -> Comparison:
     different: otherwise, including a clock time against a date without a time."""
     if a.granularity == "weekday_range" or b.granularity == "weekday_range":
         return _compare_weekdays(a, b)
+    if a.granularity == "year_range" or b.granularity == "year_range":
+        return _compare_year_ranges(a, b)
     if (a.granularity == "time") != (b.granularity == "time") and "datetime" not in (a.granularity, b.granularity):
         return "different"
     if a.iso.startswith("rel:") or b.iso.startswith("rel:"):
@@ -198,6 +221,18 @@ def compare_dates(a: DateValue, b: DateValue) -> Comparison:
     if a.granularity == b.granularity and a.iso == b.iso:
         return "equal"
     return "compatible"
+
+
+def _compare_year_ranges(a: DateValue, b: DateValue) -> Comparison:
+    """Year ranges are equal when they cover the same years; a range and a date within it
+    are compatible ("2025-26" and "March 2026"); otherwise different."""
+    if a.year is None or b.year is None:
+        return "compatible"
+    ra, rb = (a.year, a.year_to or a.year), (b.year, b.year_to or b.year)
+    if ra == rb:
+        return "equal" if a.granularity == b.granularity else "compatible"
+    inside = rb[0] <= ra[0] and ra[1] <= rb[1] or ra[0] <= rb[0] and rb[1] <= ra[1]
+    return "compatible" if inside else "different"
 
 
 def _weekday_set(v: DateValue) -> frozenset[int] | None:

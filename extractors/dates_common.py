@@ -36,6 +36,7 @@ class Cand(NamedTuple):
     # The text states no year ("3月1日", "第三季度", "Q3"): take it from an earlier
     # explicit year in the same text, else from as_of.
     need_year: bool = False
+    year_to: int | None = None  # a year range: "2025-26", "2025–2026学年"
 
 
 _ZH_DIGIT = {"〇": 0, "○": 0, "零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 Language = Literal["en", "zh-Hans", "zh-Hant", "mixed"]
 FactKind = Literal["number", "date", "entity", "identifier", "qualifier"]
 Comparator = Literal["eq", "lt", "le", "gt", "ge"]
-Granularity = Literal["year", "quarter", "month", "day", "time", "datetime", "weekday_range"]
+Granularity = Literal["year", "year_range", "quarter", "month", "day", "time", "datetime", "weekday_range"]
 EntityLabel = Literal["PERSON", "ORG", "GPE", "LOC", "PRODUCT", "LAW", "CODE", "EVENT", "NORP", "MISC"]
 
 
@@ -52,6 +52,7 @@ class DateValue(_Frozen):
     type: Literal["date"] = "date"
     granularity: Granularity
     year: int | None = None
+    year_to: int | None = None  # last year of a year range ("2025-26": 2025 to 2026)
     quarter: int | None = None
     month: int | None = None
     day: int | None = None
@@ -60,7 +61,7 @@ class DateValue(_Frozen):
     weekday_from: int | None = None  # 0 = Monday, for weekday ranges
     weekday_to: int | None = None
     relative: bool = False  # resolved from words like "last Friday" / "上周五" against as_of
-    iso: str  # canonical text: "2026-03-01", "2026-03", "2026-Q3", "2026", "17:30", "Mon-Fri"
+    iso: str  # canonical text: "2026-03-01", "2026-03", "2026-Q3", "2026", "2025/2026", "17:30", "Mon-Fri"
 
 
 class EntityValue(_Frozen):

@@ -76,11 +76,30 @@ def _v(iso_text: str) -> DateValue:
         ("Mon-Fri", "周六到周日", "different"),
         ("上周五", "last Friday", "equal"),
         ("下个月", "December 2026", "equal"),
+        ("the 2026-27 year", "2026/27学年", "equal"),
+        ("the 2026-27 year", "2026–2027", "equal"),
+        ("the 2026-27 year", "the 2025-26 year", "different"),
+        ("the 2026-27 year", "March 2027", "compatible"),
+        ("the 2026-27 year", "March 2028", "different"),
+        ("2024-2027", "2026-27", "compatible"),
     ],
 )
 def test_compare_dates(a, b, expected):
     assert compare_dates(_v(a), _v(b)) == expected
     assert compare_dates(_v(b), _v(a)) == expected
+
+
+@pytest.mark.parametrize("text, found", [
+    ("Tuition for 2026-27.", [("2026-27", "2026/2027")]),
+    ("2025/26学年学费", [("2025/26", "2025/2026")]),
+    ("the 2026–2027 school year", [("2026–2027", "2026/2027")]),
+    # A month, an identifier and a non-consecutive short end are no year ranges.
+    ("due 2026-03", [("2026-03", "2026-03")]),
+    ("ticket 2026-20345", []),
+    ("2026-29", []),
+])
+def test_year_ranges(text, found):
+    assert [(f.text, f.value.iso) for f in extract_dates(text, as_of=dt.date(2026, 11, 30))] == found
 
 
 def test_compare_weekday_range_with_a_date():

@@ -138,7 +138,7 @@ def _rival_limit(fact: Fact, agree: Fact, verdicts: list[tuple[Fact, str]]) -> b
     return any(v == "different" and o.value.comparator == comparator for o, v in verdicts)  # type: ignore[union-attr]
 
 
-_GRANULARITY_RANK = {"year": 0, "quarter": 1, "month": 2, "weekday_range": 2, "day": 3, "datetime": 4}
+_GRANULARITY_RANK = {"year": 0, "year_range": 0, "quarter": 1, "month": 2, "weekday_range": 2, "day": 3, "datetime": 4}
 
 
 def _date_confirms(claim: Fact, evidence: Fact) -> bool:
@@ -175,10 +175,11 @@ def _check_date(fact: Fact, ranked: list[Candidate], min_relevance: float) -> Fa
 
 def _comparable(a: Fact, b: Fact) -> bool:
     """A time of day and a calendar date state different things; neither contradicts the other.
-    Nor does a bare year and a day: "2026年度" names the period a rule is for, "2027年3月1日"
+    Nor does a bare year (or a span of years) and a day: "2026年度" names the period a rule is for, "2027年3月1日"
     a deadline within it."""
     ga, gb = a.value.granularity, b.value.granularity  # type: ignore[union-attr]
-    if "year" in (ga, gb) and ga != gb and _GRANULARITY_RANK.get(gb if ga == "year" else ga, 3) >= 3:
+    periods = ("year", "year_range")
+    if (ga in periods) != (gb in periods) and _GRANULARITY_RANK.get(gb if ga in periods else ga, 3) >= 3:
         return False
     return (ga == "time") == (gb == "time") or "datetime" in (ga, gb)
 

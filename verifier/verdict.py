@@ -32,6 +32,8 @@ class Thresholds(BaseModel):
     verbatim: float = Field(0.8, ge=0, le=1, description="share of the claim's content words at or above which "
                             "a span supports it whatever the model says, when every fact, qualifier and the "
                             "polarity agree (1 turns this off)")
+    anchored: float = Field(0.5, ge=0, le=1, description="the same, for a sentence that also states every "
+                            "number and date of the claim (1 turns this off)")
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,9 @@ def label_claim(
     missing = [f for f in facts if f.status == "missing"]
     entail = best.scores.entailment if best else 0.0
     opposite = best if best and polarity_clash(claim, best.candidate.span.text) else None
-    verbatim = _verbatim(claim, grounded, thresholds)
+    verbatim, verbatim_reason = _verbatim(claim, grounded, thresholds), "supported_verbatim"
+    if verbatim is None and not missing:
+        verbatim, verbatim_reason = _anchored(claim, grounded, facts, thresholds), "supported_anchored"
 
     label: Label
     pinned: ScoredCandidate | None = None  # the span a rule, not the model, rests the label on
@@ -88,7 +92,7 @@ def label_claim(
         reason = message(language, key, source=best.candidate.span.source_id, quote=quote(best.candidate.span.text))
     elif verbatim is not None and not missing:
         label, score, pinned = "supported", max(thresholds.support, verbatim.scores.entailment), verbatim
-        reason = message(language, "supported_verbatim", source=verbatim.candidate.span.source_id,
+        reason = message(language, verbatim_reason, source=verbatim.candidate.span.source_id,
                          quote=quote(verbatim.candidate.span.text))
     elif contra and contra.scores.contradiction >= thresholds.contradict:
         label, score = "contradicted", contra.scores.contradiction
@@ -147,6 +151,24 @@ def _verbatim(claim: Claim, grounded: list[ScoredCandidate], thresholds: Thresho
         if s.scores.contradiction < thresholds.contradict and not polarity_clash(claim, s.candidate.span.text):
             return s
     return None
+
+
+def _anchored(claim: Claim, grounded: list[ScoredCandidate], facts: list[FactResult],
+              thresholds: Thresholds) -> ScoredCandidate | None:
+    """A sentence that states every number and date of the claim and most of its other words:
+    with the values pinned down, what is left to misread is wording, where small models
+    under-score close paraphrases ("time and a half" for "1.5 times the rate")."""
+    values = [f for f in facts if f.fact.kind in ("number", "date")]
+    if thresholds.anchored >= 1 or not values or any(f.status != "matched" or f.evidence is None for f in values):
+        return None
+
+    def states_every_value(s: ScoredCandidate) -> bool:
+        span = s.candidate.span
+        return all(f.source_id == span.source_id and span.start <= f.evidence.start  # type: ignore[union-attr]
+                   and f.evidence.end <= span.end for f in values)  # type: ignore[union-attr]
+
+    anchors = [s for s in grounded if states_every_value(s)]
+    return _verbatim(claim, anchors, thresholds.model_copy(update={"verbatim": thresholds.anchored}))
 
 
 def _evidence(scored: list[ScoredCandidate], label: Label, thresholds: Thresholds,

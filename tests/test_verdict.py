@@ -1,0 +1,57 @@
+"""Verdict rules on given model scores: what the labels rest on when the model under-scores."""
+
+from __future__ import annotations
+
+import pytest
+
+from extractors.claims import split_claims
+from models.base import NLIScores
+from verifier.candidates import SpanIndex
+from verifier.factcheck import check_facts
+from verifier.schema import Source
+from verifier.segment import segment_source
+from verifier.verdict import ScoredCandidate, Thresholds, label_claim
+
+# What a small model gives a close paraphrase it does not recognise.
+LOW = NLIScores(entailment=0.2, neutral=0.7, contradiction=0.1)
+
+
+def _label(analyzer, answer: str, text: str, thresholds: Thresholds = Thresholds(), scores: NLIScores = LOW):
+    claim = split_claims(answer, analyzer=analyzer)[0]
+    sources = [segment_source(Source(id="S1", text=text))]
+    candidates = SpanIndex(sources).candidates(claim)
+    scored = [ScoredCandidate(c, scores, True, None) for c in candidates]
+    facts = check_facts(claim, candidates, min_relevance=thresholds.relevance)
+    return label_claim("c1", claim, scored, facts, thresholds, "en")
+
+
+SOURCE = ("Salaried employees are paid twice a month. Overtime for hourly employees is paid at 1.5 times "
+          "the regular rate for hours worked over 40 in a workweek. Tuition for 2025-26 was $10,900.")
+
+
+def test_a_sentence_stating_every_value_and_most_words_supports_a_paraphrase(analyzer):
+    report = _label(analyzer, "Hourly staff earn 1.5 times their usual rate for any hours beyond 40 in a workweek.",
+                    SOURCE)
+    assert report.label == "supported"
+    assert "states these values" in report.reason
+    assert report.evidence[0].text.startswith("Overtime for hourly employees")
+
+
+def test_anchored_support_needs_the_values_in_that_sentence(analyzer):
+    # $10,900 is stated, but for 2025-26, not 2026-27: the year is the claim's, not the sentence's.
+    assert _label(analyzer, "Tuition for 2026-27 is $10,900.", SOURCE).label != "supported"
+
+
+@pytest.mark.parametrize("answer, label", [
+    ("Overtime for hourly employees is paid at 1.5 times the rate for hours over 45.", "contradicted"),
+    # Most of the claim's words are in no sentence, values or not.
+    ("Contractors working on weekends receive 1.5 times extra pay as a bonus.", "unsupported"),
+])
+def test_anchored_support_is_not_given_to_another_value_or_other_words(analyzer, answer, label):
+    assert _label(analyzer, answer, SOURCE).label == label
+
+
+def test_anchored_support_can_be_turned_off(analyzer):
+    off = Thresholds(anchored=1.0)
+    answer = "Hourly staff earn 1.5 times their usual rate for any hours beyond 40 in a workweek."
+    assert _label(analyzer, answer, SOURCE, off).label != "supported"
