@@ -9,6 +9,7 @@ names are checked elsewhere; this module finds the qualifier words themselves.
   first, so "billed monthly" is a billing term and not also a frequency.
 - employment type (full-time, part-time, probation, contractor, intern) is a slot like
   customer type: the full-time allowance is no answer for a part-time employee.
+- card and membership tiers (普通卡/金卡/白金卡, gold/platinum card) are a slot too.
 - roles (approvers, signers: "财务总监", "line manager") are the slot "role", found by
   `extractors.roles`; `qualifiers_agree` compares two values of one slot.
 - `is_negated(text)`: whether the text carries a negation cue, ignoring words that merely
@@ -63,6 +64,15 @@ _TERMS: dict[str, dict[str, tuple[str, ...]]] = {
         "probation": ("probationary", "on probation", "试用期"),
         "contractor": ("contractor", "contract worker", "劳务派遣", "派遣人员", "外包人员"),
         "intern": ("intern", "实习生"),
+    },
+    # Card and membership tiers: the platinum card's perk is no answer for a gold card holder.
+    # English "gold" alone is too common to count.
+    "tier": {
+        "platinum": ("platinum", "白金卡", "白金会员", "铂金卡", "铂金会员"),
+        "gold": ("gold card", "gold member", "gold tier", "gold status", "金卡", "黄金会员", "金卡会员"),
+        "silver": ("silver card", "silver member", "silver tier", "silver status", "银卡", "白银会员", "银卡会员"),
+        "diamond": ("diamond card", "diamond member", "diamond tier", "钻石卡", "钻石会员"),
+        "standard": ("standard card", "classic card", "普通卡"),
     },
     "membership": {  # English "member" alone is too common ("team member") to count.
         "member": ("会员",),

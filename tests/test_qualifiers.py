@@ -28,6 +28,8 @@ def lexical(analyzer):
     ("Gross margin was up from 59.8% a year earlier.", []),
     ("非会员价格", [("membership", "non-member", "非会员")]),
     ("差旅报销单由財務總監审批", [("role", "finance/director", "財務總監")]),
+    ("白金卡年费2000元，金卡年费200元", [("tier", "platinum", "白金卡"), ("tier", "gold", "金卡")]),
+    ("Platinum cardholders get lounge access", [("tier", "platinum", "Platinum")]),
     ("由所在部门负责人审批，需经总经理批准", [("role", "own unit/lead", "所在部门负责人"), ("role", "executive", "总经理")]),
     ("Approval from your line manager and the CFO.", [("role", "own unit/lead", "line manager"),
                                                       ("role", "finance/executive", "CFO")]),
@@ -131,6 +133,8 @@ def _claim(report):
     ("员工提交差旅报销单后，由所在部门负责人审批，财务部复核票据。", "差旅报销单由财务总监审批。", "财务总监", "所在部门负责人"),
     ("The annual wellness stipend is $600 for full-time employees and $300 for part-time employees.",
      "Part-time employees receive an annual wellness stipend of $600.", "Part-time", "full-time"),
+    ("金卡年费200元，刷卡满6次免次年年费；白金卡年费2000元，可用积分兑换抵扣年费。", "金卡可以用积分兑换抵扣年费。",
+     "金卡", "白金卡"),
 ])
 def test_a_rule_for_someone_else_is_a_contradiction_naming_both(lexical, source, answer, mine, theirs):
     claim = _claim(lexical.verify(answer, [{"id": "S1", "text": source}]))

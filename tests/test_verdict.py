@@ -55,3 +55,28 @@ def test_anchored_support_can_be_turned_off(analyzer):
     off = Thresholds(anchored=1.0)
     answer = "Hourly staff earn 1.5 times their usual rate for any hours beyond 40 in a workweek."
     assert _label(analyzer, answer, SOURCE, off).label != "supported"
+
+
+@pytest.mark.parametrize("answer, evidence, subject", [
+    ("试用期员工也可以享受免费年度体检。", "试用期员工餐补减半。员工入职满一年后每年可享受免费体检一次。", "试用期员工"),
+    ("Contractors can also request a home-office stipend.",
+     "Full-time employees can request a home-office stipend of $500.", "Contractors"),
+    # The evidence names the subject where it states the rule, or the claim names no one.
+    ("门店也可以办理退货。", "退货可在线上或门店办理。", None),
+    ("Contractors can also request a stipend.", "Employees and contractors can request a stipend.", None),
+    ("You also need a receipt.", "A receipt is required.", None),
+    ("试用期员工可以享受免费年度体检。", "员工入职满一年后每年可享受免费体检一次。", None),  # not additive
+])
+def test_an_additive_claim_needs_its_subject_where_the_evidence_states_the_rule(analyzer, answer, evidence, subject):
+    from verifier.qualify import unstated_subject
+
+    claim = split_claims(answer, analyzer=analyzer)[0]
+    assert unstated_subject(claim, evidence) == subject
+
+
+def test_a_rule_extended_to_someone_the_evidence_does_not_name_is_not_supported(analyzer):
+    high = NLIScores(entailment=0.97, neutral=0.02, contradiction=0.01)
+    report = _label(analyzer, "Board members can also request a home-office stipend.",
+                    "Employees can request a home-office stipend of $500.", scores=high)
+    assert report.label == "partial"
+    assert "not for Board members." in report.reason

@@ -17,6 +17,7 @@ catch what the model misses, with the values that differ named in the report:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable
 
@@ -24,7 +25,7 @@ from extractors import Claim, Fact
 from extractors.qualifiers import (Qualifier, clauses, find_qualifiers, is_negated, opposite_words,
                                    qualifiers_agree, sentences)
 from extractors.schema import QualifierValue
-from extractors.tokens import token_recall
+from extractors.tokens import content_tokens, token_recall
 from verifier.candidates import Candidate
 from verifier.factcheck import FactResult
 
@@ -105,6 +106,29 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
     # "returns are free; gift cards are not refundable" does not clash with "returns are free".
     best = _closest_part(claim, span_text, clauses)
     return token_recall(claim.text, best) >= POLARITY_MIN_RECALL and is_negated(best)
+
+
+# "X 也可以 Y", "X can also Y": the answer extends a rule to X. Small models read "试用期员工也可以
+# 享受体检" as entailed by "员工入职满一年后可享受体检"; the evidence must name X where it says Y.
+_ADDITIVE = re.compile(r"也(?=可以|可|能|有|会|需|要|是|适用|享|必须|应)|同样(?=可以|可|能|适用|享)|亦(?=可)"
+                       r"|\b(?:also|as well)\b", re.IGNORECASE)
+_AUXILIARY = re.compile(r"(?:\s+(?:can|may|could|will|would|should|must|are|is|do|does|have|has))+$", re.IGNORECASE)
+SUBJECT_MIN_RECALL = 0.5
+
+
+def unstated_subject(claim: Claim, span_text: str) -> str | None:
+    """The X of an additive claim ("X also Y") when the sentence of `span_text` that says Y
+    does not name X; None when the claim is not additive or the evidence names X."""
+    m = _ADDITIVE.search(claim.text)
+    if m is None:
+        return None
+    subject = _AUXILIARY.sub("", claim.text[:m.start()].strip(" ，,、：:"))
+    rest = claim.text[m.end():]
+    if not content_tokens(subject) or not content_tokens(rest):
+        return None  # "You also need ..." names no one the evidence could name
+    stated = max((span_text[a:b] for a, b in sentences(span_text)),
+                 key=lambda part: token_recall(rest, part), default=span_text)
+    return subject if token_recall(subject, stated) < SUBJECT_MIN_RECALL else None
 
 
 def _places(claim: Claim, facts: list[FactResult], candidates: list[Candidate],

@@ -13,7 +13,7 @@ from verifier.candidates import Candidate
 from verifier.canonical import claim_for_span, model_text
 from verifier.factcheck import FactResult
 from verifier.messages import message, quote
-from verifier.qualify import applies_to_asker, check_qualifiers, polarity_clash
+from verifier.qualify import applies_to_asker, check_qualifiers, polarity_clash, unstated_subject
 from verifier.schema import ClaimReport, Evidence, Label
 
 
@@ -113,6 +113,13 @@ def label_claim(
                              why=stale.not_current_because)
         else:
             reason = message(language, "unsupported" if has_sources else "no_sources")
+
+    if label == "supported" and (pinned or best) is not None:
+        resting_on = (pinned or best).candidate.span  # type: ignore[union-attr]
+        subject = unstated_subject(claim, resting_on.text)
+        if subject is not None:
+            label = "partial"
+            reason = message(language, "other_subject", source=resting_on.source_id, subject=subject)
 
     return ClaimReport(
         id=claim_id,
