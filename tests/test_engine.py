@@ -232,3 +232,14 @@ def test_a_span_grounds_a_claim_in_the_words_the_model_reads(analyzer):
     span = segment_source(Source(id="S1", text="每月前3笔免费。")).sentences[0]
     scored = ScoredCandidate(Candidate(span, 0.5, 0), NLIScores(0.6, 0.3, 0.1), True, None)
     assert token_recall(claim.text, span.text) < 0.3 <= overlap(claim, scored)
+
+
+def test_a_value_in_a_clause_about_the_claim_is_its_slot(lexical):
+    """Two durations in one sentence: the one whose clause shares the claim's words is the slot."""
+    source = {"id": "S1", "text": "Standard processing time for building permits is 15 business days; expedited "
+                                  "review is available for an additional $300 and takes 5 business days."}
+    report = lexical.verify("Standard processing takes 15 business days, or you can pay $300 extra for "
+                            "expedited review in 3 business days.", [source])
+    assert [c.label for c in report.claims] == ["supported", "contradicted"]
+    fact = next(f for f in report.claims[1].facts if f.status == "mismatched")
+    assert (fact.text, fact.evidence_text) == ("3 business days", "5 business days")

@@ -228,6 +228,10 @@ def test_opposite_words_without_a_negation_cue(claim, evidence, expected):
     # An opposite word under a negation says the same thing: 不收费 is 免费.
     ("跨行ATM取现每月前3笔不收费。", "跨行ATM取现每笔收费2元，每月前3笔免费。", "supported"),
     ("跨行ATM取现每月前3笔收费。", "跨行ATM取现每月前3笔免费。", "contradicted"),
+    # A permission against a prohibition, worded differently otherwise.
+    ("贷款资金可以用来买股票。", "贷款资金不得用于购房、投资股票及其他权益性投资。", "contradicted"),
+    ("Loan funds can be used to buy shares.", "Loan funds may not be used to buy property or shares.",
+     "contradicted"),
 ])
 def test_an_opposite_word_is_opposite_polarity(lexical, answer, source, label):
     assert _claim(lexical.verify(answer, [{"id": "S1", "text": source}])).label == label

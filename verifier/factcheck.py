@@ -15,7 +15,9 @@ from extractors import Claim, Fact
 from extractors.compare import compare_facts, same_slot
 from extractors.text import match_key, normalise
 from extractors.tokens import content_tokens, token_recall
+from extractors.qualifiers import clauses
 from verifier.candidates import Candidate
+from verifier.segment import Span
 from verifier.schema import FactCheck
 
 # Without context words saying two numbers fill the same slot, a different value counts
@@ -122,10 +124,23 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
         if clash is not None:
             return deferred or FactResult(fact, "mismatched", clash, clash.text, cand.span.source_id)
         weak = next((o for o in same if cand.relevance >= STRONG_RELEVANCE
-                     or claim_words & frozenset(content_tokens(o.context))), None)
+                     or claim_words & frozenset(content_tokens(o.context))
+                     or _clause_shares_words(o, cand.span, claim_words - frozenset(content_tokens(fact.text)))), None)
         if weak is not None and deferred is None:
             deferred = FactResult(fact, "mismatched", weak, weak.text, cand.span.source_id)
     return deferred or FactResult(fact, "missing")
+
+
+# Words a value's clause must share with the claim (its own words aside) to be about the same
+# thing: "expedited review is available for an additional $300 and takes 5 business days".
+SAME_CLAUSE_WORDS = 2
+
+
+def _clause_shares_words(value: Fact, span: Span, claim_words: frozenset[str]) -> bool:
+    at = value.start - span.start
+    clause = next((span.text[a:b] for a, b in clauses(span.text) if a <= at < b), "")
+    own = frozenset(content_tokens(value.text))
+    return len((frozenset(content_tokens(clause)) - own) & claim_words) >= SAME_CLAUSE_WORDS
 
 
 def _rival_limit(fact: Fact, agree: Fact, verdicts: list[tuple[Fact, str]]) -> bool:

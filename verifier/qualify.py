@@ -33,6 +33,10 @@ from verifier.factcheck import FactResult
 ASKER_SLOTS = frozenset({"customer", "membership", "region", "employment"})
 # Opposite polarity counts only where the evidence is clearly about the claim.
 POLARITY_MIN_RECALL = 0.6
+MODAL_MIN_RECALL = 0.4
+_PERMISSION = re.compile(r"可以|允许|准许|\b(?:can|may|allowed|permitted)\b", re.IGNORECASE)
+_PROHIBITION = re.compile(r"不得|禁止|严禁|不可|不能|不允许|不准|\b(?:cannot|can't|may not|must not|not allowed|"
+                          r"not permitted|prohibited)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -98,14 +102,15 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
         if swap and token_recall(claim.text.replace(swap[0], swap[1]), span_text) >= POLARITY_MIN_RECALL:
             # "不收费" against "免费": the opposite word under a negation says the same thing.
             return is_negated(claim.text) == is_negated(part)
-    if token_recall(claim.text, span_text) < POLARITY_MIN_RECALL:
-        return False
     if is_negated(claim.text):
-        return not is_negated(span_text)
+        return token_recall(claim.text, span_text) >= POLARITY_MIN_RECALL and not is_negated(span_text)
     # An affirmative claim clashes only with a negation in the clause it matches best, so
     # "returns are free; gift cards are not refundable" does not clash with "returns are free".
     best = _closest_part(claim, span_text, clauses)
-    return token_recall(claim.text, best) >= POLARITY_MIN_RECALL and is_negated(best)
+    # "可以用来买股票" against "不得用于投资股票": a permission against a prohibition is opposite
+    # even when the two word the rest differently.
+    gate = MODAL_MIN_RECALL if _PERMISSION.search(claim.text) and _PROHIBITION.search(best) else POLARITY_MIN_RECALL
+    return token_recall(claim.text, best) >= gate and is_negated(best)
 
 
 # "X 也可以 Y", "X can also Y": the answer extends a rule to X. Small models read "试用期员工也可以
