@@ -8,7 +8,7 @@ granularity and explicit approximations only.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from extractors import Claim, Fact
@@ -48,14 +48,19 @@ class FactResult:
 
 def check_facts(claim: Claim, candidates: list[Candidate], *, min_relevance: float,
                 titles: dict[str, str] | None = None,
-                entities_of: Callable[[str], list[Fact]] | None = None) -> list[FactResult]:
+                entities_of: Callable[[str], list[Fact]] | None = None, present: bool = False) -> list[FactResult]:
     """Check each fact of `claim` against the candidate spans, most relevant first.
 
     A fact nested inside another (the year in a policy title) is checked as part of it.
     Names may also be found in the titles of the sources (`titles`: source id -> title).
     `entities_of` (text -> entity facts) lets a missing name be checked against the names
     the most relevant span gives for the same role: "Aetna" where the source says "Cigna".
+    `present`: the claim speaks of the present, so values the sources state as past neither
+    match nor contradict it (`verifier.history`).
     """
+    if present:
+        candidates = [replace(c, span=replace(c.span, facts=c.span.present_facts(), past_facts=frozenset()))
+                      if c.span.past_facts else c for c in candidates]
     ranked = sorted(candidates, key=lambda c: -c.relevance)
     outer = [f for f in claim.facts
              if not any(o is not f and o.start <= f.start and f.end <= o.end for o in claim.facts)]

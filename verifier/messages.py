@@ -96,8 +96,10 @@ LABELS = {
 }
 
 WHY_NOT_CURRENT = {
-    "en": {"superseded": "superseded", "draft": "a draft", "not yet in force": "not yet in force", "expired": "expired"},
-    "zh": {"superseded": "已被取代", "draft": "草稿", "not yet in force": "尚未生效", "expired": "已失效"},
+    "en": {"superseded": "superseded", "draft": "a draft", "not yet in force": "not yet in force", "expired": "expired",
+           "past": "where it describes an earlier rule"},
+    "zh": {"superseded": "已被取代", "draft": "草稿", "not yet in force": "尚未生效", "expired": "已失效",
+           "past": "描述的是以前的规定"},
 }
 
 

@@ -24,6 +24,7 @@ from verifier.conflicts import claim_conflicts, unresolved
 from verifier.decide import decide
 from verifier.decision_log import DecisionLog
 from verifier.factcheck import check_facts
+from verifier.history import about_the_past
 from verifier.qualify import asker_qualifiers
 from verifier.handoff import handoff_package
 from verifier.messages import family, message
@@ -171,13 +172,17 @@ class Verifier:
         position = 0
         for i, (claim, cands) in enumerate(zip(prepared.claims, prepared.candidates)):
             scored = []
+            # A claim about the present does not rest on a sentence about the past.
+            present = not about_the_past(claim)
             for cand in cands:
                 seg = prepared.sources[cand.source_index]
-                scored.append(ScoredCandidate(cand, scores[position], seg.current, seg.not_current_because))
+                past = present and cand.span.past
+                scored.append(ScoredCandidate(cand, scores[position], seg.current and not past,
+                                              seg.not_current_because or ("past" if past else None)))
                 position += 1
             claim_id = f"c{i + 1}"
             current_cands = [s.candidate for s in scored if s.current]
-            facts = check_facts(claim, current_cands, min_relevance=self.thresholds.relevance, titles=titles,
+            facts = check_facts(claim, current_cands, min_relevance=self.thresholds.relevance, titles=titles, present=present,
                                 entities_of=entities_of)
             report = label_claim(claim_id, claim, scored, facts, self.thresholds, language, asker=asker,
                                  has_sources=bool(prepared.sources))

@@ -14,6 +14,7 @@ from extractors.dates import extract_dates
 from extractors.numbers import extract_numbers
 from extractors.nlp import split_sentences
 from extractors.tokens import content_tokens
+from verifier.history import past_sentences
 from verifier.schema import Source
 
 
@@ -26,6 +27,11 @@ class Span:
     facts: tuple[Fact, ...]
     tokens: frozenset[str]
     sentences: tuple[int, int]  # first and last sentence index covered (inclusive)
+    past: bool = False  # every sentence of the span states the past (verifier.history)
+    past_facts: frozenset[int] = frozenset()  # indices into `facts` of facts stated as past
+
+    def present_facts(self) -> tuple[Fact, ...]:
+        return tuple(f for i, f in enumerate(self.facts) if i not in self.past_facts)
 
 
 @dataclass(frozen=True)
@@ -41,11 +47,14 @@ class SegmentedSource:
         first, last = max(first, 0), min(last, len(self.sentences) - 1)
         if first == last:
             return self.sentences[first]
-        a, b = self.sentences[first], self.sentences[last]
+        inside = self.sentences[first : last + 1]
+        a, b = inside[0], inside[-1]
         text = self.source.text[a.start : b.end]
-        facts = tuple(f for s in self.sentences[first : last + 1] for f in s.facts)
-        tokens = frozenset().union(*(s.tokens for s in self.sentences[first : last + 1]))
-        return Span(self.source.id, a.start, b.end, text, facts, tokens, (first, last))
+        facts = tuple(f for s in inside for f in s.facts)
+        past_facts = frozenset(i for i, f in enumerate(facts) if any(s.past and f in s.facts for s in inside))
+        tokens = frozenset().union(*(s.tokens for s in inside))
+        return Span(self.source.id, a.start, b.end, text, facts, tokens, (first, last),
+                    all(s.past for s in inside), past_facts)
 
 
 def currency_of(source: Source, as_of: dt.date | None) -> str | None:
@@ -66,7 +75,11 @@ def segment_source(source: Source, as_of: dt.date | None = None) -> SegmentedSou
     facts = sorted(extract_numbers(text) + extract_dates(text, as_of=as_of), key=lambda f: f.start)
     spans = []
     fact_index = 0
-    for i, (start, end) in enumerate(split_sentences(text)):
+    bounds = split_sentences(text)
+    meta = source.metadata
+    known_years = tuple(d.year for d in (meta.effective_from, meta.effective_to) if d is not None)
+    past = past_sentences(text, bounds, [f for f in facts if f.kind == "date"], known_years)
+    for i, (start, end) in enumerate(bounds):
         while fact_index < len(facts) and facts[fact_index].start < start:
             fact_index += 1
         inside = []
@@ -75,6 +88,7 @@ def segment_source(source: Source, as_of: dt.date | None = None) -> SegmentedSou
             inside.append(facts[j])
             j += 1
         sentence = text[start:end]
-        spans.append(Span(source.id, start, end, sentence, tuple(inside), frozenset(content_tokens(sentence)), (i, i)))
+        spans.append(Span(source.id, start, end, sentence, tuple(inside), frozenset(content_tokens(sentence)), (i, i),
+                          i in past, frozenset(range(len(inside))) if i in past else frozenset()))
     reason = currency_of(source, as_of)
     return SegmentedSource(source, tuple(spans), tuple(facts), reason is None, reason)

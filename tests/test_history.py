@@ -1,0 +1,70 @@
+"""Sentences about the past are evidence for claims about the past only."""
+
+from __future__ import annotations
+
+import pytest
+
+from extractors.claims import split_claims
+from verifier import Verifier
+from verifier.history import about_the_past
+from verifier.schema import Source
+from verifier.segment import segment_source
+
+PLAN = ("Quillnet Unlimited Plus plan sheet, effective 2026-02-01. Unlimited Plus costs $55 per month with "
+        "autopay. Before February 1, 2026, the plan was priced at $50 per month with autopay. The plan "
+        "includes 50 GB of premium data each month.")
+
+
+@pytest.mark.parametrize("text, past", [
+    (PLAN, [False, False, True, False]),
+    ("Fee schedule for fiscal year 2026. A permit costs $250. In fiscal year 2025, the permit fee was $220.",
+     [False, False, True]),
+    ("Claims guide, effective January 1, 2026. The rental car cap is $40 per day. The 2025 edition of this "
+     "guide set the rental car cap at $35 per day.", [False, False, True]),
+    ("贷款产品说明（2026年版）。最高贷款额度为30万元。2025年版产品的最高贷款额度为20万元。此前，利率为5%。",
+     [False, False, True, True]),
+    # Past tense alone, or an old year in the present tense, is not the past of a rule.
+    ("Northwind Q2 FY2026. Revenue was $842 million. Gross margin was 61.4%, compared with 59.8% a year earlier.",
+     [False, False, False]),
+    ("Policy effective 2026. Employees hired before 2025 keep their old plan.", [False, False]),
+])
+def test_past_sentences(text, past):
+    assert [s.past for s in segment_source(Source(id="S1", text=text)).sentences] == past
+
+
+@pytest.mark.parametrize("answer, past", [
+    ("The plan costs $50 per month.", False),
+    ("The plan was $50 per month.", True),
+    ("Before February 1, 2026 the plan cost $50.", True),
+    ("去年的额度是20万元。", True),
+    ("最高贷款额度为20万元。", False),
+])
+def test_claims_about_the_past(analyzer, answer, past):
+    assert about_the_past(split_claims(answer, analyzer=analyzer)[0]) is past
+
+
+@pytest.fixture(scope="module")
+def lexical(analyzer):
+    return Verifier("lexical", analyzer=analyzer)
+
+
+def test_a_present_claim_does_not_rest_on_the_old_price(lexical):
+    claim = lexical.verify("Unlimited Plus costs $50 per month with autopay.", [{"id": "S1", "text": PLAN}]).claims[0]
+    assert claim.label == "contradicted"
+    fact = next(f for f in claim.facts if f.status == "mismatched")
+    assert (fact.text, fact.evidence_text) == ("$50 per month", "$55 per month")
+
+
+def test_a_claim_about_the_past_may(lexical):
+    claim = lexical.verify("Before February 1, 2026, the plan was priced at $50 per month with autopay.",
+                           [{"id": "S1", "text": PLAN}]).claims[0]
+    assert claim.label == "supported"
+
+
+def test_an_old_rule_is_not_current_evidence(lexical):
+    source = {"id": "S1", "text": "Claims guide, effective January 1, 2026. The 2025 edition of this guide set "
+                                  "the towing limit at 15 miles."}
+    claim = lexical.verify("The towing limit is 15 miles.", [source]).claims[0]
+    assert claim.label != "supported"
+    old = next(e for e in claim.evidence if e.text.startswith("The 2025 edition"))
+    assert old.current is False and old.relation != "supports"

@@ -1,0 +1,59 @@
+"""Sentences that say how things were, not how they are.
+
+Policies keep the old rule beside the new one: "Before February 1, 2026, the plan was priced at
+$50 per month", "In fiscal year 2025, the permit fee was $220", "2025年版产品的最高贷款额度为20万元".
+Such a sentence is evidence about the past. A claim about the present ("The plan costs $50")
+must not rest on it, nor take its values as matches; a claim that speaks of the past itself
+("was", "before", "去年", or any date) may.
+
+A sentence counts as past when it says so ("previously", "no longer", "此前", "旧版"), or when it
+speaks of a time before ("before", "prior to", "until" a date) or of a year older than the
+newest year in its source, in the past tense or of an edition ("was", "2025 edition", "2025年版").
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+
+from extractors import Claim, Fact
+
+_SAYS_SO = re.compile(r"\b(?:previously|formerly|used to|no longer|until recently)\b|此前|以前|原为|原来|曾经|旧版|"
+                      r"上一版|不再", re.IGNORECASE)
+_BEFORE = re.compile(r"\b(?:before|prior to|until)\s*$", re.IGNORECASE)
+_PAST_TENSE = re.compile(r"\b(?:was|were|had)\b", re.IGNORECASE)
+_PRESENT_TENSE = re.compile(r"\b(?:is|are|will|must|can|may|applies|apply)\b", re.IGNORECASE)
+_EDITION = re.compile(r"\b(?:edition|version)\b|年版|版本", re.IGNORECASE)
+# "The 2025 edition", "2025年版": a year the date extractor leaves alone (it is a name here).
+_EDITION_YEAR = re.compile(r"\b((?:19|20)\d\d)\s+(?:edition|version)\b|((?:19|20)\d\d)\s*年版", re.IGNORECASE)
+# Claims that speak of the past may rest on past sentences.
+_CLAIM_PAST = re.compile(r"\b(?:was|were|had|previously|formerly|used to|before|prior to|earlier|last year|ago|"
+                         r"up from|down from)\b|此前|以前|之前|原来|原为|曾|去年|上一|旧", re.IGNORECASE)
+
+
+def past_sentences(text: str, sentences: list[tuple[int, int]], dates: list[Fact],
+                   extra_years: tuple[int, ...] = ()) -> set[int]:
+    """Indices of the sentences of `text` that state a past state of affairs. `dates`: the date
+    facts of the whole text; `extra_years`: years known from metadata (effective dates)."""
+    years = [d.value.year_to or d.value.year for d in dates if d.value.year is not None]  # type: ignore[union-attr]
+    newest = max([*years, *extra_years], default=None)
+    dates = sorted(dates, key=lambda d: d.start)
+    starts = [d.start for d in dates]
+    out = set()
+    for i, (start, end) in enumerate(sentences):
+        sentence = text[start:end]
+        inside = dates[bisect_left(starts, start):bisect_left(starts, end)]
+        before = any(_BEFORE.search(text[start:d.start]) for d in inside)
+        stated = [d.value.year_to or d.value.year for d in inside if d.value.year is not None]  # type: ignore[union-attr]
+        stated += [int(m.group(1) or m.group(2)) for m in _EDITION_YEAR.finditer(sentence)]
+        older = newest is not None and any(year < newest for year in stated)
+        past_tense = bool(_PAST_TENSE.search(sentence)) and not _PRESENT_TENSE.search(sentence)
+        if (_SAYS_SO.search(sentence) or (before and _PAST_TENSE.search(sentence))
+                or (older and (past_tense or _EDITION.search(sentence)))):
+            out.add(i)
+    return out
+
+
+def about_the_past(claim: Claim) -> bool:
+    """Whether a claim may rest on past sentences: it speaks of the past, or names a date."""
+    return bool(_CLAIM_PAST.search(claim.text)) or any(f.kind == "date" for f in claim.facts)
