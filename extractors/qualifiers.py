@@ -197,6 +197,17 @@ def opposite_words(claim: str, evidence: str) -> tuple[str, str] | None:
     return None
 
 
+def negation_scopes(text: str) -> list[str]:
+    """What each negation cue of `text` governs: the next few words (English) or characters
+    (Chinese). "cancel at any time with no penalty" -> ["penalty"]; "不接受退货" -> ["接受退货"]."""
+    folded = _BOUNDS_EN.sub(" ", normalise(text).lower())
+    scopes = [" ".join(folded[m.end():].split()[:3]) for m in _NEGATION_EN.finditer(folded)]
+    for word in _ZH_NOT_NEGATION:
+        folded = folded.replace(word, "\u3000" * len(word))
+    scopes += [folded[m.end():m.end() + 4].strip() for m in _NEGATION_ZH.finditer(folded)]
+    return scopes
+
+
 def clauses(text: str) -> list[tuple[int, int]]:
     """(start, end) of each clause of `text`, cut at clause punctuation and "or"/"but"."""
     return _cut(text, _CLAUSE_BREAK)

@@ -93,6 +93,17 @@ def test_a_negation_in_the_next_conjunct_is_no_opposite(lexical):
     assert _claim(lexical.verify("Passwords can reuse any of the last 10 passwords.", [source])).label == "contradicted"
 
 
+@pytest.mark.parametrize("answer, source, label", [
+    # The negation bears on something the claim does not say.
+    ("You can cancel a monthly plan at any time.", "Monthly plans can be cancelled at any time with no penalty.",
+     "supported"),
+    ("You can cancel a monthly plan at any time.", "Monthly plans cannot be cancelled at any time.", "contradicted"),
+    ("客製化商品可以接受退貨", "客製化商品恕不接受退貨", "contradicted"),
+])
+def test_a_negation_counts_where_it_bears_on_the_claim(lexical, answer, source, label):
+    assert _claim(lexical.verify(answer, [{"id": "S1", "text": source}])).label == label
+
+
 def test_english_number_words_are_numbers_and_reach_the_model_as_digits():
     facts = extract_numbers("Reports are due within thirty-five days; one of them is late.")
     assert [(f.text, f.value.value, f.value.unit) for f in facts] == [("within thirty-five days", 35, "day")]

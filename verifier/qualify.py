@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from extractors import Claim, Fact
-from extractors.qualifiers import (Qualifier, clauses, find_qualifiers, is_negated, opposite_words,
-                                   qualifiers_agree, sentences)
+from extractors.qualifiers import (Qualifier, clauses, find_qualifiers, is_negated, negation_scopes,
+                                   opposite_words, qualifiers_agree, sentences)
 from extractors.schema import QualifierValue
 from extractors.tokens import content_tokens, token_recall
 from verifier.candidates import Candidate
@@ -109,8 +109,14 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
     best = _closest_part(claim, span_text, clauses)
     # "可以用来买股票" against "不得用于投资股票": a permission against a prohibition is opposite
     # even when the two word the rest differently.
-    gate = MODAL_MIN_RECALL if _PERMISSION.search(claim.text) and _PROHIBITION.search(best) else POLARITY_MIN_RECALL
-    return token_recall(claim.text, best) >= gate and is_negated(best)
+    if _PERMISSION.search(claim.text) and _PROHIBITION.search(best):
+        return token_recall(claim.text, best) >= MODAL_MIN_RECALL
+    # The negation must bear on what the claim says: "cancel at any time with no penalty"
+    # does not deny "you can cancel at any time".
+    mine = frozenset(content_tokens(claim.text))
+    about_claim = any(not content_tokens(scope) or mine & frozenset(content_tokens(scope))
+                      for scope in negation_scopes(best))
+    return token_recall(claim.text, best) >= POLARITY_MIN_RECALL and about_claim
 
 
 # "X 也可以 Y", "X can also Y": the answer extends a rule to X. Small models read "试用期员工也可以
