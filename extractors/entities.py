@@ -140,13 +140,18 @@ def doc_entities(doc: Doc, text: str, offset: int) -> list[Fact]:
     return found
 
 
+_PERIOD_ENDINGS = ("日", "假", "期", "节")
+
+
 def _lac_products(doc_text: str, words, text: str, offset: int) -> Iterable[Fact]:
     # LAC's "nz" (proper noun) on Chinese words is a brand or product (支付宝, 微信支付);
-    # on Latin words inside Chinese it is too often a plain term ("Cross-encoder").
+    # on Latin words inside Chinese it is too often a plain term ("Cross-encoder"), and on
+    # words for periods it is a calendar term ("法定节假日", "工作日"), which the date check reads.
     for start, end, tag in words:
         s, e = _strip(doc_text, start, end)
         word = doc_text[s:e]
-        if tag == "nz" and len(word) >= 2 and all("\u3400" <= ch <= "\u9fff" for ch in word):
+        if (tag == "nz" and len(word) >= 2 and all("\u3400" <= ch <= "\u9fff" for ch in word)
+                and not word.endswith(_PERIOD_ENDINGS)):
             yield _entity(text, offset + s, offset + e, "PRODUCT")
 
 

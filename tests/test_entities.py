@@ -66,6 +66,10 @@ def test_common_noun_at_sentence_start_is_not_an_entity(analyzer: Analyzer) -> N
     assert all(f.text != "Refunds" for f in facts)
 
 
+def test_calendar_terms_are_not_products_but_brands_are(analyzer: Analyzer) -> None:
+    assert [f.text for f in extract_entities("遇法定节假日顺延，可以用支付宝付款。", analyzer)] == ["支付宝"]
+
+
 def test_non_string_text_is_rejected(analyzer: Analyzer) -> None:
     with pytest.raises(TypeError, match="text must be a str, got NoneType"):
         extract_entities(None, analyzer)  # type: ignore[arg-type]
