@@ -79,7 +79,8 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         "more": re.compile(r"[ ]?(?:多|余|\+)"),
         "pct": re.compile(_SP + r"(?:%|‰|(?<![A-Za-z])per ?cent" + en + r"|个百分点|percentage points?|pp" + en + ")", re.IGNORECASE),
         "cur": re.compile(_SP + r"(?P<c>" + alternation(CUR_SUFFIX) + r")", re.IGNORECASE),
-        "unit": re.compile(_SP + r"(?P<u>" + alternation(UNITS) + r")", re.IGNORECASE),
+        # "a 30-day window", "a 6-month probation": a hyphen joins an English unit too.
+        "unit": re.compile(r"(?:" + _SP + r"|-(?=[A-Za-z]))(?P<u>" + alternation(UNITS) + r")", re.IGNORECASE),
         "per": re.compile(
             _SP + r"(?P<m>/|(?<![A-Za-z])(?:per|a|an|each)(?= )|每|一)" + _SP + r"(?P<p>" + alternation(PER_WORDS) + r")"
             + r"(?![ ]?(?:earlier|ago|before|later|prior))",

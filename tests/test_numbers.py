@@ -88,7 +88,8 @@ def test_precision_is_kept_in_the_exponent():
 @pytest.mark.parametrize(
     "text",
     ["统一处理", "十分重要", "千万不要迟到", "一些员工", "万一出错", "一次性付款", "周一至周五", "In 2024 we grew", "2024-2025 plan",
-     "on 2026-03-01", "2026年3月1日", "三月一日", "下午五点半", "at 9:30 am", "Q3 2025", "第三季度", "每月15日发薪"],
+     "on 2026-03-01", "2026年3月1日", "三月一日", "下午五点半", "at 9:30 am", "Q3 2025", "第三季度", "每月15日发薪",
+     "次月10日前提交", "上月十五日"],
 )
 def test_words_dates_and_years_are_not_numbers(text):
     assert extract_numbers(text) == []
@@ -171,3 +172,13 @@ def test_offsets_round_trip_on_random_text(text):
 ])
 def test_numbers_after_commas_and_period_words(text, expected):
     assert [f.text for f in extract_numbers(text) if f.kind == "number"] == expected
+
+
+@pytest.mark.parametrize("text, found, unit", [
+    ("a 30-day return window", "30-day", "day"),
+    ("a 6-month probation", "6-month", "month"),
+    ("refunds in 1-5 business days", "1-5 business days", "business_day"),
+])
+def test_a_hyphen_joins_an_english_unit(text, found, unit):
+    facts = [f for f in extract_numbers(text) if f.kind == "number"]
+    assert [(f.text, f.value.unit) for f in facts] == [(found, unit)]
