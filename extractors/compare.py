@@ -39,6 +39,7 @@ _CONVERT: dict[str, tuple[str, Decimal]] = {
     "month": ("month", Decimal(1)), "year": ("month", Decimal(12)),
     "MB": ("data", Decimal(1)), "GB": ("data", Decimal(1000)), "TB": ("data", Decimal(10**6)),
     "percent": ("percent", Decimal(1)), "percentage_point": ("percent", Decimal(1)),
+    "tenth_of_price": ("price_share", Decimal(1)),
 }
 # Dimensions that can fill the same slot even though they do not convert exactly.
 _SLOT = {"time": "duration", "month": "duration", "business_day": "duration", "business_hour": "duration"}
@@ -187,7 +188,7 @@ def _compare_scaled(qa: Quantity, fa: Decimal, qb: Quantity, fb: Decimal) -> Com
 
 _CMP_WORDS = {"le": "up to ", "lt": "less than ", "ge": "at least ", "gt": "more than ", "eq": ""}
 _SYMBOLS = {"USD": "$", "CNY": "¥", "EUR": "€", "GBP": "£", "HKD": "HK$", "TWD": "NT$"}
-_UNIT_NAMES = {"business_day": ("business day", "business days"), "person": ("person", "people"),
+_UNIT_NAMES = {"tenth_of_price": ("tenths of the price", "tenths of the price"),"business_day": ("business day", "business days"), "person": ("person", "people"),
                "times": ("time", "times"), "millisecond": ("ms", "ms")}
 _NO_PLURAL = {"km", "m", "kg", "g", "MB", "GB", "TB"}
 _SCALE_NAMES = ((Decimal("1E12"), "trillion"), (Decimal("1E9"), "billion"), (Decimal("1E6"), "million"))

@@ -50,7 +50,7 @@ _EN_NUMBER = (r"(?i:\b(?:(?:" + "|".join(_EN_TENS) + r")(?:[- ](?:" + "|".join(_
 _PREFILTER = re.compile(r"[0-9０-９" + NUMERAL_CHARS + "半]|" + _EN_NUMBER)
 _ZH = "[" + NUMERAL_CHARS + "]"
 _CORE = re.compile(
-    r"(?P<pct>百分之(?:[0-9.]+|" + _ZH + r"+(?:点" + _ZH + r"+)?))"
+    r"(?P<pct>[百千万]分之(?:[0-9.]+|" + _ZH + r"+(?:点" + _ZH + r"+)?))"
     r"|(?P<enw>" + _EN_NUMBER + r")"
     r"|(?P<ar>(?<![0-9.])(?<![0-9],)(?:[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?![0-9]))"
     r"|(?P<zh>" + _ZH + r"+(?:点" + _ZH + r"+)?)"
@@ -77,7 +77,9 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         ),
         "scale": re.compile(r"[ ]?(?:(?P<w>" + alternation(SCALES) + r")" + en + r"|(?P<c>[万亿千百]+))", re.IGNORECASE),
         "more": re.compile(r"[ ]?(?:多|余|\+)"),
-        "pct": re.compile(_SP + r"(?:%|‰|(?<![A-Za-z])per ?cent" + en + r"|个百分点|percentage points?|pp" + en + ")", re.IGNORECASE),
+        "pct": re.compile(_SP + r"(?:%|‰|(?<![A-Za-z])per ?cent" + en + r"|个百分点|percentage points?|pp" + en
+                          + r"|成(?![本员为功立年人熟绩交果品型分不]))", re.IGNORECASE),
+        "zhe": re.compile(r"折(?![旧算合扣叠返现])"),
         "cur": re.compile(_SP + r"(?P<c>" + alternation(CUR_SUFFIX) + r")", re.IGNORECASE),
         # "a 30-day window", "a 6-month probation": a hyphen joins an English unit too.
         "unit": re.compile(r"(?:" + _SP + r"|-(?=[A-Za-z]))(?P<u>" + alternation(UNITS) + r")", re.IGNORECASE),
@@ -93,6 +95,9 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         "letter_cur": re.compile(r"(?:RMB|CNY|USD|EUR|HKD|TWD|NTD|GBP|JPY)$", re.IGNORECASE),
         "range_end": re.compile(r"[ ]?之间"),
     }
+
+
+_PER_PERCENT = {"百": Decimal(1), "千": Decimal(10), "万": Decimal(100)}
 
 
 class _Amount(NamedTuple):
@@ -150,6 +155,8 @@ def _amount(n: str, m: re.Match[str], hi: int, has_cur: bool) -> _Amount | None:
         value: Decimal | None = Decimal("0.5")
     elif m.group("pct"):
         value = parse_chinese_number(raw[3:])
+        if value is not None:  # 千分之三 = 0.3%, 万分之五 = 0.05%
+            value = value / _PER_PERCENT[raw[0]]
     elif m.group("enw"):
         value = _english_number(raw)
     elif chinese:
@@ -177,9 +184,15 @@ def _amount(n: str, m: re.Match[str], hi: int, has_cur: bool) -> _Amount | None:
     currency = unit = None
     if m.group("pct"):
         unit = "percent"
+    elif zm := p["zhe"].match(n, end, hi):
+        # "八折", "九五折", "8.5折": the share of the price paid, in tenths.
+        unit, end = "tenth_of_price", zm.end()
+        value = value / 10 if value >= 10 else value
     elif pm := p["pct"].match(n, end, hi):
         point = pm.group(0).strip().lower().startswith(("percentage", "pp", "个"))
         unit, end = ("percentage_point" if point else "percent"), pm.end()
+        if pm.group(0).strip() == "成":  # "两成" = 20%
+            value *= 10
     elif cm := p["cur"].match(n, end, hi):
         currency, end = CUR_SUFFIX[_key(cm.group("c"))], cm.end()
     if unit is None and (um := p["unit"].match(n, end, hi)):

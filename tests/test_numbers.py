@@ -182,3 +182,21 @@ def test_numbers_after_commas_and_period_words(text, expected):
 def test_a_hyphen_joins_an_english_unit(text, found, unit):
     facts = [f for f in extract_numbers(text) if f.kind == "number"]
     assert [(f.text, f.value.unit) for f in facts] == [(found, unit)]
+
+
+@pytest.mark.parametrize("text, found, value, unit", [
+    ("会员打八折", "八折", "8", "tenth_of_price"),
+    ("九五折优惠", "九五折", "9.5", "tenth_of_price"),
+    ("85折", "85折", "8.5", "tenth_of_price"),
+    ("首付不低于两成", "不低于两成", "20", "percent"),
+    ("手续费为万分之五", "万分之五", "0.05", "percent"),
+    ("违约金千分之三", "千分之三", "0.3", "percent"),
+])
+def test_chinese_shares_and_discounts(text, found, value, unit):
+    facts = [f for f in extract_numbers(text) if f.kind == "number"]
+    assert [(f.text, f.value.value, f.value.unit) for f in facts] == [(found, Decimal(value), unit)]
+
+
+@pytest.mark.parametrize("text", ["政策一成不变", "成本上升", "固定资产折旧", "折合人民币"])
+def test_words_with_cheng_or_zhe_are_no_shares(text):
+    assert [f for f in extract_numbers(text) if f.kind == "number"] == []
