@@ -111,6 +111,7 @@ def _claims_of_sentence(answer, norm, s, e, parts: list[Part], facts: list[Fact]
     _, all_markers = citations_in(norm, s, e)
     ends = [p.end for p in parts[:-1]] + [e]
     own = [citations_in(norm, p.start, end)[0] for p, end in zip(parts, ends)]
+    whole = clean_text(answer, all_markers, *trim_span(norm, s, e)) if len(parts) > 1 else ""
     for n, part in enumerate(parts):
         ts, te = trim_span(norm, part.start, part.end)
         if ts >= te:
@@ -129,4 +130,5 @@ def _claims_of_sentence(answer, norm, s, e, parts: list[Part], facts: list[Fact]
             citations=ids,
             hedged=is_hedged(normalise(text)),
             facts=tuple(f for f in facts if ts <= f.start and f.end <= te),
+            sentence=whole if whole != text else "",
         )

@@ -109,3 +109,6 @@ class Claim(_Frozen):
     citations: tuple[str, ...] = ()  # parsed markers: "1", "S2", ...
     hedged: bool = False
     facts: tuple[Fact, ...] = ()
+    # The whole sentence, without citation markers, when the claim is one of several cut from
+    # it: a sentence the evidence entails entails each of its parts.
+    sentence: str = ""

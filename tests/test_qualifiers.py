@@ -246,3 +246,9 @@ def test_opposite_words_without_a_negation_cue(claim, evidence, expected):
 ])
 def test_an_opposite_word_is_opposite_polarity(lexical, answer, source, label):
     assert _claim(lexical.verify(answer, [{"id": "S1", "text": source}])).label == label
+
+
+def test_a_bound_is_no_prohibition(lexical):
+    source = {"id": "S1", "text": "Meal claims on business trips must not exceed $60 per day."}
+    claim = _claim(lexical.verify("You can claim up to $60 per day for meals on business trips.", [source]))
+    assert claim.label == "supported"

@@ -80,3 +80,18 @@ def test_a_rule_extended_to_someone_the_evidence_does_not_name_is_not_supported(
                     "Employees can request a home-office stipend of $500.", scores=high)
     assert report.label == "partial"
     assert "not for Board members." in report.reason
+
+
+def test_a_claim_cut_from_a_sentence_knows_the_sentence(analyzer):
+    parts = split_claims("跨行ATM取现每笔2元，但每个月头三笔不收费[S1]。Refunds take 5 days.", analyzer=analyzer)
+    assert [c.sentence for c in parts] == ["跨行ATM取现每笔2元，但每个月头三笔不收费"] * 2 + [""]
+
+
+def test_the_sentence_lends_its_entailment_not_its_contradiction():
+    from verifier.pipeline import _with_sentence
+
+    part = NLIScores(entailment=0.3, neutral=0.5, contradiction=0.2)
+    merged = _with_sentence(part, NLIScores(entailment=0.9, neutral=0.05, contradiction=0.05))
+    assert merged.entailment == 0.9 and merged.contradiction <= part.contradiction
+    # A sentence the evidence does not entail changes nothing: another part may be what is wrong.
+    assert _with_sentence(part, NLIScores(entailment=0.1, neutral=0.1, contradiction=0.8)) == part

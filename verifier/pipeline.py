@@ -44,12 +44,16 @@ class PreparedAnswer:
     timing_ms: dict[str, float] = field(default_factory=dict)
 
     def pairs(self) -> list[Pair]:
-        """(evidence, claim) for every candidate, as the model reads them."""
-        return [
-            (model_text(c.span.text, c.span.facts), claim_for_span(claim.text, claim.facts, c.span.facts, c.span.text))
-            for claim, cands in zip(self.claims, self.candidates)
-            for c in cands
-        ]
+        """(evidence, claim) for every candidate, as the model reads them; for a claim cut from a
+        longer sentence, (evidence, whole sentence) right after each."""
+        out = []
+        for claim, cands in zip(self.claims, self.candidates):
+            for c in cands:
+                evidence = model_text(c.span.text, c.span.facts)
+                out.append((evidence, claim_for_span(claim.text, claim.facts, c.span.facts, c.span.text)))
+                if claim.sentence:
+                    out.append((evidence, claim_for_span(claim.sentence, claim.facts, c.span.facts, c.span.text)))
+        return out
 
 
 def _ms(since: float) -> float:
@@ -177,9 +181,13 @@ class Verifier:
             for cand in cands:
                 seg = prepared.sources[cand.source_index]
                 past = present and cand.span.past
-                scored.append(ScoredCandidate(cand, scores[position], seg.current and not past,
-                                              seg.not_current_because or ("past" if past else None)))
+                pair_scores = scores[position]
                 position += 1
+                if claim.sentence:
+                    pair_scores = _with_sentence(pair_scores, scores[position])
+                    position += 1
+                scored.append(ScoredCandidate(cand, pair_scores, seg.current and not past,
+                                              seg.not_current_because or ("past" if past else None)))
             claim_id = f"c{i + 1}"
             current_cands = [s.candidate for s in scored if s.current]
             facts = check_facts(claim, current_cands, min_relevance=self.thresholds.relevance, titles=titles, present=present,
@@ -277,6 +285,16 @@ def _request(answer: str, sources: Sequence[Source | Mapping[str, Any]], questio
         {"id": id, "question": question, "answer": answer, "sources": list(sources),
          "context": context if context is not None else {}}
     )
+
+
+def _with_sentence(part: NLIScores, sentence: NLIScores) -> NLIScores:
+    """A part's scores, with the entailment of its whole sentence where that is higher (what
+    entails the sentence entails each part). Its contradiction stays the part's own: another
+    part of the sentence may be the one the evidence contradicts."""
+    if sentence.entailment <= part.entailment:
+        return part
+    return NLIScores(entailment=sentence.entailment, neutral=max(0.0, 1.0 - sentence.entailment - part.contradiction),
+                     contradiction=min(part.contradiction, 1.0 - sentence.entailment))
 
 
 def _coverage(claims: list) -> Coverage:

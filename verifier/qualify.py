@@ -109,7 +109,8 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
     best = _closest_part(claim, span_text, clauses)
     # "可以用来买股票" against "不得用于投资股票": a permission against a prohibition is opposite
     # even when the two word the rest differently.
-    if _PERMISSION.search(claim.text) and _PROHIBITION.search(best):
+    if _PERMISSION.search(claim.text) and _PROHIBITION.search(best) and is_negated(best):
+        # (is_negated leaves out bounds: "must not exceed $500" prohibits nothing)
         return token_recall(claim.text, best) >= MODAL_MIN_RECALL
     # The negation must bear on what the claim says: "cancel at any time with no penalty"
     # does not deny "you can cancel at any time".
