@@ -42,10 +42,13 @@ class PreparedAnswer:
     sources: list[SegmentedSource]
     candidates: list[list[Candidate]]
     timing_ms: dict[str, float] = field(default_factory=dict)
+    _pairs: list[Pair] | None = field(default=None, repr=False)
 
     def pairs(self) -> list[Pair]:
         """(evidence, claim) for every candidate, as the model reads them; for a claim cut from a
         longer sentence, (evidence, whole sentence) right after each."""
+        if self._pairs is not None:
+            return self._pairs
         out = []
         for claim, cands in zip(self.claims, self.candidates):
             for c in cands:
@@ -53,6 +56,7 @@ class PreparedAnswer:
                 out.append((evidence, claim_for_span(claim.text, claim.facts, c.span.facts, c.span.text)))
                 if claim.sentence:
                     out.append((evidence, claim_for_span(claim.sentence, claim.facts, c.span.facts, c.span.text)))
+        self._pairs = out
         return out
 
 
@@ -173,6 +177,7 @@ class Verifier:
         titles = {seg.source.id: seg.source.title for seg in prepared.sources if seg.current and seg.source.title}
         asker = asker_qualifiers(request.question)
         entities_of = functools.lru_cache(maxsize=64)(lambda text: extract_entities(text, self.analyzer))
+        pairs = prepared.pairs()
         position = 0
         for i, (claim, cands) in enumerate(zip(prepared.claims, prepared.candidates)):
             scored = []
@@ -181,13 +186,13 @@ class Verifier:
             for cand in cands:
                 seg = prepared.sources[cand.source_index]
                 past = present and cand.span.past
-                pair_scores = scores[position]
+                pair, pair_scores = pairs[position], scores[position]
                 position += 1
                 if claim.sentence:
                     pair_scores = _with_sentence(pair_scores, scores[position])
                     position += 1
                 scored.append(ScoredCandidate(cand, pair_scores, seg.current and not past,
-                                              seg.not_current_because or ("past" if past else None)))
+                                              seg.not_current_because or ("past" if past else None), pair))
             claim_id = f"c{i + 1}"
             current_cands = [s.candidate for s in scored if s.current]
             facts = check_facts(claim, current_cands, min_relevance=self.thresholds.relevance, titles=titles, present=present,

@@ -42,6 +42,7 @@ class ScoredCandidate:
     scores: NLIScores
     current: bool
     not_current_because: str | None
+    pair: tuple[str, str] | None = None  # (evidence, claim) as the model read them
 
 
 def label_claim(
@@ -139,6 +140,8 @@ def label_claim(
 def overlap(claim: Claim, scored: ScoredCandidate) -> float:
     """Share of the claim's content words in the span, both read as the model reads them:
     "头三笔" and "前3笔" share the 3 only once numerals are digits."""
+    if scored.pair is not None:
+        return token_recall(scored.pair[1], scored.pair[0])
     span = scored.candidate.span
     return token_recall(claim_for_span(claim.text, claim.facts, span.facts, span.text),
                         model_text(span.text, span.facts))
