@@ -119,7 +119,7 @@ def _resolve(c: Cand, as_of: dt.date | None, context_year: int | None) -> DateVa
         return DateValue.model_construct(granularity="year_range", year=c.year, year_to=c.year_to,
                                          iso=f"{c.year}/{c.year_to}")
     if c.gran == "weekday_range":
-        iso = f"{_WD_NAMES[c.wd_from]}-{_WD_NAMES[c.wd_to]}"
+        iso = _WD_NAMES[c.wd_from] if c.wd_from == c.wd_to else f"{_WD_NAMES[c.wd_from]}-{_WD_NAMES[c.wd_to]}"
         return DateValue.model_construct(granularity="weekday_range", weekday_from=c.wd_from, weekday_to=c.wd_to, iso=iso)
     year, relative = c.year, False
     if c.need_year and year is None:

@@ -83,6 +83,10 @@ _WEEKDAY_RANGE = re.compile(
     rf"(?i:\b(?P<a>{_WD})\b\.?[ ]*(?:-|~|to|through|thru|until)[ ]*(?P<b>{_WD})\b\.?)", re.ASCII
 )
 
+# A single weekday, as a one-day weekday range ("every Friday", "closed on Sundays"); full names
+# only, so "Sun" (a name) and "Sat" (past tense) stay words.
+_WEEKDAY_ONE = re.compile(r"(?i:\b(?P<d>monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b)", re.ASCII)
+
 _REL = re.compile(
     r"(?i:\b(?:(?P<day>today|yesterday|tomorrow|the[ ]+day[ ]+before[ ]+yesterday|the[ ]+day[ ]+after[ ]+tomorrow)"
     rf"|(?P<dir>last|next|this|coming)[ ]+(?:(?P<unit>month|year|quarter)|(?P<wd>{_WD})))\b)",
@@ -132,6 +136,9 @@ def en_candidates(n: str) -> Iterator[Cand]:
         a, b = _WEEKDAYS[m["a"][:3].lower()], _WEEKDAYS[m["b"][:3].lower()]
         if a != b:
             yield Cand(m.start(), m.end(), "weekday_range", wd_from=a, wd_to=b)
+    for m in _WEEKDAY_ONE.finditer(n):
+        d = _WEEKDAYS[m["d"][:3].lower()]
+        yield Cand(m.start(), m.end(), "weekday_range", wd_from=d, wd_to=d)
     yield from _relative(n)
 
 

@@ -73,6 +73,7 @@ def zh_candidates(n: str) -> Iterator[Cand]:
     for m in _QUARTER_ALONE.finditer(n):
         yield Cand(m.start(), m.end(), "quarter", quarter=zh_int(m["q"]), need_year=True)
     yield from _weekday_ranges(n)
+    yield from _single_weekdays(n)
     yield from _times(n)
     yield from _relative(n)
 
@@ -110,6 +111,20 @@ def _weekday_ranges(n: str) -> Iterator[Cand]:
         if not m["p"] and _COUNTER_AFTER.match(n, m.end()):
             continue
         yield Cand(m.start(), m.end(), "weekday_range", wd_from=a, wd_to=b)
+
+
+# "每周一至三次": one to three times a week.
+_COUNT_RANGE_AFTER = re.compile(r"[ ]*(?:至|到|-|~)[ ]*[一二三四五六七八九十两\d]+[ ]*[次个天日小时人元名项件倍周月年%成]")
+_WEEKDAY_ONE = re.compile(rf"{_WD_PREFIX}(?P<a>[一二三四五六日天])")
+
+
+def _single_weekdays(n: str) -> Iterator[Cand]:
+    """"每周五", "週日休息": a one-day weekday range; "每周五天" (five days a week) is a count."""
+    for m in _WEEKDAY_ONE.finditer(n):
+        if _COUNTER_AFTER.match(n, m.end()) or _COUNT_RANGE_AFTER.match(n, m.end()):
+            continue
+        d = _WEEKDAY_INDEX[m["a"]]
+        yield Cand(m.start(), m.end(), "weekday_range", wd_from=d, wd_to=d)
 
 
 def _digit_weekday(ch: str) -> int | None:

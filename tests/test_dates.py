@@ -102,6 +102,29 @@ def test_year_ranges(text, found):
     assert [(f.text, f.value.iso) for f in extract_dates(text, as_of=dt.date(2026, 11, 30))] == found
 
 
+@pytest.mark.parametrize("text, found", [
+    ("Payroll runs every Friday.", [("Friday", "Fri")]),
+    ("Closed on Sundays", [("Sundays", "Sun")]),
+    ("每周五发工资", [("周五", "Fri")]),
+    ("週三休館", [("週三", "Wed")]),
+    # A count of days a week, a rate, a range and a name are no single weekdays.
+    ("每周五天工作制", []),
+    ("每周一次", []),
+    ("周一至周五营业", [("周一至周五", "Mon-Fri")]),
+    ("the Sun newspaper", []),
+])
+def test_single_weekdays(text, found):
+    assert [(f.text, f.value.iso) for f in extract_dates(text, as_of=dt.date(2026, 11, 30))] == found
+
+
+def test_a_weekday_against_weekdays_and_dates():
+    friday, thursday = _v("every Friday"), _v("every Thursday")
+    assert compare_dates(friday, thursday) == "different"
+    assert compare_dates(friday, _v("Monday to Friday")) == "compatible"
+    assert compare_dates(friday, _v("每周五")) == "equal"
+    assert compare_dates(friday, _v("2026-03-06")) == "compatible"  # a Friday
+
+
 def test_compare_weekday_range_with_a_date():
     weekdays = _v("Mon-Fri")
     assert compare_dates(weekdays, _v("2026-12-02")) == "compatible"  # a Wednesday
