@@ -57,7 +57,7 @@ _REL_PERIOD = {
 }  # fmt: skip
 _REL_WORDS = re.compile(
     "|".join(sorted(list(_REL_DAY) + list(_REL_PERIOD), key=len, reverse=True))
-    + rf"|(?P<w>上个?|下个?|本|这个?)(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])"
+    + r"|(?P<w>上个?|下个?|本|这个?)(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])"
 )
 _NOT_REL_BEFORE = "提之以最然事"
 _WEEK_OFFSET = {"上": -1, "下": 1, "本": 0, "这": 0}

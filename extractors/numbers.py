@@ -123,7 +123,7 @@ def extract_numbers(text: str) -> list[Fact]:
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
     if not _PREFILTER.search(text):
-        return []
+        return _relative_days(text, normalise(text), [], []) if _RELATIVE_DAY.search(text) else []
     n = normalise(text)
     ident_facts, blocked = special_spans(text, n)
     starts = [s for s, _ in blocked]
@@ -143,8 +143,31 @@ def extract_numbers(text: str) -> list[Fact]:
         if fact is not None and not _ZH_PERIOD.match(n, fact.start):
             facts.append(fact)
             floor = fact.end
+    facts.extend(_relative_days(text, n, facts, blocked))
     facts.sort(key=lambda f: f.start)
     return facts
+
+
+# "当日到账" / "次日到账", "same-day" / "next business day": how long something takes, said
+# without a number. They are durations of 0 or 1 (business) day, so "次日" against "2小时内"
+# or "当日" is a comparison of values.
+_RELATIVE_DAY = re.compile(
+    r"(?P<b1>(?:下一?个|下一?個|次)工作日|next (?:business|working) day|following (?:business|working) day)"
+    r"|(?P<d1>次日|隔天|隔日|翌日|next[- ]day|following day)"
+    r"|(?P<d0>当日|当天|當日|當天|同日|same[- ](?:business[- ])?day)", re.IGNORECASE)
+
+
+def _relative_days(text: str, n: str, facts: list[Fact], blocked: list[tuple[int, int]]) -> list[Fact]:
+    taken = [(f.start, f.end) for f in facts] + blocked
+    out = []
+    for m in _RELATIVE_DAY.finditer(n):
+        if any(s < m.end() and m.start() < e for s, e in taken):
+            continue
+        business = bool(m.group("b1")) or "business" in m.group(0).lower()
+        q = Quantity(value=Decimal(0 if m.group("d0") else 1), unit="business_day" if business else "day")
+        out.append(Fact(kind="number", text=text[m.start():m.end()], start=m.start(), end=m.end(), value=q,
+                        context=context_words(n, m.start(), m.end(), 0)))
+    return out
 
 
 def _amount(n: str, m: re.Match[str], hi: int, has_cur: bool) -> _Amount | None:

@@ -200,3 +200,17 @@ def test_chinese_shares_and_discounts(text, found, value, unit):
 @pytest.mark.parametrize("text", ["政策一成不变", "成本上升", "固定资产折旧", "折合人民币"])
 def test_words_with_cheng_or_zhe_are_no_shares(text):
     assert [f for f in extract_numbers(text) if f.kind == "number"] == []
+
+
+@pytest.mark.parametrize("text, found, value, unit", [
+    ("退款次日到账", "次日", "1", "day"),
+    ("当日到账", "当日", "0", "day"),
+    ("當天出貨", "當天", "0", "day"),
+    ("下个工作日处理", "下个工作日", "1", "business_day"),
+    ("We offer next-day delivery.", "next-day", "1", "day"),
+    ("Orders ship the same day.", "same day", "0", "day"),
+    ("Refunds post on the next business day.", "next business day", "1", "business_day"),
+])
+def test_same_day_and_next_day_are_durations(text, found, value, unit):
+    facts = [f for f in extract_numbers(text) if f.kind == "number"]
+    assert [(f.text, f.value.value, f.value.unit) for f in facts] == [(found, Decimal(value), unit)]
