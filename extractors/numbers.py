@@ -123,7 +123,8 @@ def extract_numbers(text: str) -> list[Fact]:
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
     if not _PREFILTER.search(text):
-        return _relative_days(text, normalise(text), [], []) if _RELATIVE_DAY.search(text) else []
+        hint = _RELATIVE_DAY.search(text) or _TIMES_WORD.search(text)
+        return sorted(_values_in_words(text, normalise(text), [], []), key=lambda f: f.start) if hint else []
     n = normalise(text)
     ident_facts, blocked = special_spans(text, n)
     starts = [s for s, _ in blocked]
@@ -143,7 +144,7 @@ def extract_numbers(text: str) -> list[Fact]:
         if fact is not None and not _ZH_PERIOD.match(n, fact.start):
             facts.append(fact)
             floor = fact.end
-    facts.extend(_relative_days(text, n, facts, blocked))
+    facts.extend(_values_in_words(text, n, facts, blocked))
     facts.sort(key=lambda f: f.start)
     return facts
 
@@ -157,14 +158,28 @@ _RELATIVE_DAY = re.compile(
     r"|(?P<d0>当日|当天|當日|當天|同日|same[- ](?:business[- ])?day)", re.IGNORECASE)
 
 
-def _relative_days(text: str, n: str, facts: list[Fact], blocked: list[tuple[int, int]]) -> list[Fact]:
+# "twice a year", "once a month": a count of times ("once" alone is too often "as soon as").
+_TIMES_WORD = re.compile(r"\b(?:(?P<w>twice|thrice)|once(?=\s+(?:a|per|each|every)\s))"
+                         r"(?:\s+(?:a|per|each|every)\s+(?P<p>day|week|month|quarter|year))?\b", re.IGNORECASE)
+_TIMES = {"once": 1, "twice": 2, "thrice": 3}
+
+
+def _values_in_words(text: str, n: str, facts: list[Fact], blocked: list[tuple[int, int]]) -> list[Fact]:
+    """Durations and counts said without a number: "次日", "same-day", "twice a year"."""
     taken = [(f.start, f.end) for f in facts] + blocked
-    out = []
+    found: list[tuple[re.Match[str], Quantity]] = []
     for m in _RELATIVE_DAY.finditer(n):
+        business = bool(m.group("b1")) or "business" in m.group(0).lower()
+        found.append((m, Quantity(value=Decimal(0 if m.group("d0") else 1),
+                                  unit="business_day" if business else "day")))
+    for m in _TIMES_WORD.finditer(n):
+        word = m.group(0).split()[0].lower()
+        found.append((m, Quantity(value=Decimal(_TIMES[word]), unit="times",
+                                  per=m.group("p").lower() if m.group("p") else None)))
+    out = []
+    for m, q in found:
         if any(s < m.end() and m.start() < e for s, e in taken):
             continue
-        business = bool(m.group("b1")) or "business" in m.group(0).lower()
-        q = Quantity(value=Decimal(0 if m.group("d0") else 1), unit="business_day" if business else "day")
         out.append(Fact(kind="number", text=text[m.start():m.end()], start=m.start(), end=m.end(), value=q,
                         context=context_words(n, m.start(), m.end(), 0)))
     return out

@@ -210,7 +210,13 @@ def test_words_with_cheng_or_zhe_are_no_shares(text):
     ("We offer next-day delivery.", "next-day", "1", "day"),
     ("Orders ship the same day.", "same day", "0", "day"),
     ("Refunds post on the next business day.", "next business day", "1", "business_day"),
+    ("Statements are sent twice a year.", "twice a year", "2", "times"),
+    ("Filters are replaced once a month.", "once a month", "1", "times"),
 ])
-def test_same_day_and_next_day_are_durations(text, found, value, unit):
+def test_durations_and_counts_said_without_a_number(text, found, value, unit):
     facts = [f for f in extract_numbers(text) if f.kind == "number"]
     assert [(f.text, f.value.value, f.value.unit) for f in facts] == [(found, Decimal(value), unit)]
+
+
+def test_once_as_a_conjunction_is_no_count():
+    assert extract_numbers("Once the item arrives, we refund it.") == []

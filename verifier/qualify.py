@@ -12,7 +12,10 @@ catch what the model misses, with the values that differ named in the report:
   states the claim, then in the whole span. A qualifier the evidence leaves unstated is no
   problem: sources often state who a rule is for once, in the title.
 - negation: a claim that negates what its evidence affirms, or affirms what the evidence's
-  closest clause negates, is opposite polarity.
+  closest clause negates (where the negation bears on the claim's words), is opposite polarity;
+  so is an opposite word without a negation cue ("include"/"exclude", "收费"/"免费"), and a
+  permission against a prohibition ("可以" against "不得").
+- additive claims: "X 也可以 Y" / "X can also Y" needs evidence that names X where it says Y.
 """
 
 from __future__ import annotations
