@@ -32,6 +32,7 @@ from extractors.dates import extract_dates
 from extractors.entities import doc_entities, resolve_entities, rule_entities
 from extractors.facts import merge_facts
 from extractors.nlp import Analyzer
+from extractors.qualifiers import is_negated
 from extractors.numbers import extract_numbers
 from extractors.schema import Claim, Fact
 from extractors.text import normalise
@@ -47,9 +48,19 @@ def _regex_facts(sentence: str, offset: int, as_of: dt.date | None) -> list[Fact
     return _shift(merge_facts(extract_numbers(sentence), extract_dates(sentence, as_of=as_of)), offset)
 
 
+# Adjectives that make a verbless sentence a pleasantry ("Great question!"), not a statement.
+_PLEASANTRY = frozenset("great good excellent nice sure happy glad welcome fine ok okay awesome perfect".split())
+
+
 def _has_predicate(doc: Doc) -> bool:
     if doc.lang_ == "en":
-        return any(t.tag_.startswith("VB") or t.tag_ == "MD" for t in doc)
+        if any(t.tag_.startswith("VB") or t.tag_ == "MD" for t in doc):
+            return True
+        # A verbless sentence still states something when it negates or qualifies:
+        # "Not refundable.", "Free shipping on all orders." (headings end without a period).
+        if not doc.text.rstrip().endswith((".", "!")):
+            return False
+        return is_negated(doc.text) or any(t.tag_.startswith("JJ") and t.lower_ not in _PLEASANTRY for t in doc)
     return any(tag in ("v", "vd", "a") for _, _, tag in doc.user_data.get("lac", ()))
 
 

@@ -100,3 +100,15 @@ def test_a_date_takes_its_year_from_an_earlier_sentence(analyzer: Analyzer) -> N
     answer = "In 2026, the travel budget was approved. Bookings open on 1 March."
     dates = [f for c in split_claims(answer, analyzer=analyzer) for f in c.facts if f.kind == "date"]
     assert dates[-1].value.iso == "2026-03-01"
+
+
+@pytest.mark.parametrize("text, claims", [
+    # A verbless sentence that negates or qualifies still states something and must be checked.
+    ("Returns are accepted for 30 days. Not refundable after that.", ["Returns are accepted for 30 days",
+                                                                       "Not refundable after that"]),
+    ("Free shipping on all orders.", ["Free shipping on all orders"]),
+    # Pleasantries and headings do not.
+    ("Great question! Refund policy", []),
+])
+def test_verbless_statements_are_claims_but_pleasantries_are_not(analyzer: Analyzer, text: str, claims: list) -> None:
+    assert [c.text for c in split_claims(text, analyzer=analyzer)] == claims
