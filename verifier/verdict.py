@@ -165,7 +165,7 @@ def _verbatim(claim: Claim, grounded: list[ScoredCandidate], thresholds: Thresho
 
 def _anchored(claim: Claim, grounded: list[ScoredCandidate], facts: list[FactResult],
               thresholds: Thresholds) -> ScoredCandidate | None:
-    """A sentence that states every number and date of the claim and most of its other words:
+    """A sentence that states every number and date of the claim and at least half its words:
     with the values pinned down, what is left to misread is wording, where small models
     under-score close paraphrases ("time and a half" for "1.5 times the rate")."""
     values = [f for f in facts if f.fact.kind in ("number", "date")]
