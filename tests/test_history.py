@@ -63,8 +63,12 @@ def test_a_claim_about_the_past_may(lexical):
 
 def test_an_old_rule_is_not_current_evidence(lexical):
     source = {"id": "S1", "text": "Claims guide, effective January 1, 2026. The 2025 edition of this guide set "
-                                  "the towing limit at 15 miles."}
-    claim = lexical.verify("The towing limit is 15 miles.", [source]).claims[0]
+                                  "the rental car cap at $35 per day."}
+    claim = lexical.verify("The rental car cap is $35 per day.", [source]).claims[0]
     assert claim.label != "supported"
     old = next(e for e in claim.evidence if e.text.startswith("The 2025 edition"))
     assert old.current is False and old.relation != "supports"
+    # The value is there, but only as the old rule: the reason and the fact say so.
+    assert claim.reason == "Source S1 gives $35 per day only as an earlier rule, not as the current one."
+    fact = next(f for f in claim.facts if f.kind == "number")
+    assert (fact.text, fact.status, fact.evidence_text) == ("$35 per day", "missing", "$35 per day")

@@ -9,7 +9,7 @@ granularity and explicit approximations only.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable
+from typing import Callable, Sequence
 
 from extractors import Claim, Fact
 from extractors.compare import compare_facts, same_slot
@@ -32,6 +32,7 @@ class FactResult:
     evidence: Fact | None = None  # the source's fact for this slot
     evidence_text: str | None = None
     source_id: str | None = None
+    past: bool = False  # missing now, but stated as an earlier rule (evidence_text says what it was)
 
     def to_report(self) -> FactCheck:
         return FactCheck(
@@ -48,7 +49,8 @@ class FactResult:
 
 def check_facts(claim: Claim, candidates: list[Candidate], *, min_relevance: float,
                 titles: dict[str, str] | None = None,
-                entities_of: Callable[[str], list[Fact]] | None = None, present: bool = False) -> list[FactResult]:
+                entities_of: Callable[[str], list[Fact]] | None = None, present: bool = False,
+                earlier: Sequence[Candidate] = ()) -> list[FactResult]:
     """Check each fact of `claim` against the candidate spans, most relevant first.
 
     A fact nested inside another (the year in a policy title) is checked as part of it.
@@ -56,8 +58,10 @@ def check_facts(claim: Claim, candidates: list[Candidate], *, min_relevance: flo
     `entities_of` (text -> entity facts) lets a missing name be checked against the names
     the most relevant span gives for the same role: "Aetna" where the source says "Cigna".
     `present`: the claim speaks of the present, so values the sources state as past neither
-    match nor contradict it (`verifier.history`).
+    match nor contradict it (`verifier.history`); a fact found only there is missing, with the
+    old value as its evidence. `earlier`: the sentences about the past left out of `candidates`.
     """
+    stated_before = sorted([*earlier, *candidates], key=lambda c: -c.relevance) if present else []
     if present:
         candidates = [replace(c, span=replace(c.span, facts=c.span.present_facts(), past_facts=frozenset()))
                       if c.span.past_facts else c for c in candidates]
@@ -68,7 +72,16 @@ def check_facts(claim: Claim, candidates: list[Candidate], *, min_relevance: flo
     results = [check_fact(fact, ranked, min_relevance, titles, words) for fact in outer]
     if entities_of is not None:
         results = [_entity_clash(claim, r, ranked, min_relevance, entities_of) for r in results]
+    if stated_before:
+        results = [_as_before(r, stated_before, min_relevance) if r.status == "missing" else r for r in results]
     return results
+
+
+def _as_before(result: FactResult, stated_before: list[Candidate], min_relevance: float) -> FactResult:
+    old = check_fact(result.fact, stated_before, min_relevance)
+    if old.status != "matched":
+        return result
+    return FactResult(result.fact, "missing", old.evidence, old.evidence_text, old.source_id, past=True)
 
 
 # Names whose NER label is unreliable across them (spaCy-small calls Cigna a place): any of

@@ -195,7 +195,8 @@ class Verifier:
                                               seg.not_current_because or ("past" if past else None), pair))
             claim_id = f"c{i + 1}"
             current_cands = [s.candidate for s in scored if s.current]
-            facts = check_facts(claim, current_cands, min_relevance=self.thresholds.relevance, titles=titles, present=present,
+            earlier = [s.candidate for s in scored if s.not_current_because == "past"]
+            facts = check_facts(claim, current_cands, min_relevance=self.thresholds.relevance, titles=titles, present=present, earlier=earlier,
                                 entities_of=entities_of)
             report = label_claim(claim_id, claim, scored, facts, self.thresholds, language, asker=asker,
                                  has_sources=bool(prepared.sources))

@@ -101,8 +101,12 @@ def label_claim(
                          quote=quote(contra.candidate.span.text))
     elif best and entail >= thresholds.support:
         label, score = "partial", entail
-        reason = message(language, "fact_missing", facts=", ".join(f.fact.text for f in missing),
-                         source=best.candidate.span.source_id)
+        if all(f.past for f in missing):
+            reason = message(language, "fact_only_past", facts=", ".join(f.fact.text for f in missing),
+                             source=missing[0].source_id)
+        else:
+            reason = message(language, "fact_missing", facts=", ".join(f.fact.text for f in missing),
+                             source=best.candidate.span.source_id)
     elif best and entail >= thresholds.partial:
         label, score = "partial", entail
         reason = message(language, "partial", source=best.candidate.span.source_id)
