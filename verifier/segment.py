@@ -50,11 +50,15 @@ class SegmentedSource:
         inside = self.sentences[first : last + 1]
         a, b = inside[0], inside[-1]
         text = self.source.text[a.start : b.end]
-        facts = tuple(f for s in inside for f in s.facts)
-        past_facts = frozenset(i for i, f in enumerate(facts) if any(s.past and f in s.facts for s in inside))
+        facts: list[Fact] = []
+        past_facts: set[int] = set()
+        for s in inside:
+            if s.past:
+                past_facts.update(range(len(facts), len(facts) + len(s.facts)))
+            facts.extend(s.facts)
         tokens = frozenset().union(*(s.tokens for s in inside))
-        return Span(self.source.id, a.start, b.end, text, facts, tokens, (first, last),
-                    all(s.past for s in inside), past_facts)
+        return Span(self.source.id, a.start, b.end, text, tuple(facts), tokens, (first, last),
+                    all(s.past for s in inside), frozenset(past_facts))
 
 
 def currency_of(source: Source, as_of: dt.date | None) -> str | None:
