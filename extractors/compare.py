@@ -84,13 +84,19 @@ def same_slot(a: Fact, b: Fact) -> bool:
     return overlap is not False
 
 
+# English contexts of at least this many words must share two of them: one common noun under
+# two different verbs is two slots ("customers can request a refund within 60 days" vs "we
+# issue the refund within 1 to 5 business days").
+_RICH_CONTEXT = 3
+
+
 def _context_overlap(x: str, y: str) -> bool | None:
     """True/False when both contexts have words in a shared script; None when not comparable."""
     ex, zx = _split_scripts(x)
     ey, zy = _split_scripts(y)
     verdicts = []
     if ex and ey:
-        verdicts.append(bool(ex & ey))
+        verdicts.append(len(ex & ey) >= (2 if min(len(ex), len(ey)) >= _RICH_CONTEXT else 1))
     if zx and zy:
         verdicts.append(bool(zx & zy))
     return any(verdicts) if verdicts else None

@@ -115,6 +115,16 @@ def test_same_slot_uses_context_words():
     assert same_slot(refund, extract_numbers("退款3个工作日到账")[0])  # different scripts: not compared
 
 
+def test_one_shared_noun_under_two_verbs_is_two_slots():
+    (request,) = extract_numbers("Enterprise customers can request a refund within 60 days.")
+    (issue,) = extract_numbers("Once the item arrives at our warehouse, we issue the refund within 1 to 5 business days.")
+    assert not same_slot(request, issue)  # only "refund" in common: a deadline to ask, a time to pay
+    (issue_2,) = extract_numbers("For enterprise customers we issue the refund within 10 business days.")
+    assert same_slot(issue_2, issue)  # "issue" and "refund": the same slot
+    assert same_slot(qfact("fee", value=Decimal(15), currency="USD"),
+                     qfact("restocking fee electronics", value=Decimal(25), currency="USD"))  # short contexts: one word is enough
+
+
 def test_bare_number_needs_matching_words_to_share_a_slot():
     assert same_slot(qfact("score", value=Decimal("0.1")), qfact("score", value=Decimal("0.1"), unit="percent"))
     assert not same_slot(qfact("", value=Decimal("0.1")), qfact("score", value=Decimal("0.1"), unit="percent"))

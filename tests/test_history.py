@@ -27,6 +27,10 @@ PLAN = ("Quillnet Unlimited Plus plan sheet, effective 2026-02-01. Unlimited Plu
     ("Northwind Q2 FY2026. Revenue was $842 million. Gross margin was 61.4%, compared with 59.8% a year earlier.",
      [False, False, False]),
     ("Policy effective 2026. Employees hired before 2025 keep their old plan.", [False, False]),
+    # An older year that is only the baseline of a comparison.
+    ("Third quarter 2025 results. Revenue was $3.2 billion, up 12.5 percent from the third quarter of 2024.",
+     [False, False]),
+    ("2025年年报。全年营收为32亿元，较2024年增长12%。", [False, False]),
 ])
 def test_past_sentences(text, past):
     assert [s.past for s in segment_source(Source(id="S1", text=text)).sentences] == past
@@ -59,6 +63,16 @@ def test_a_claim_about_the_past_may(lexical):
     claim = lexical.verify("Before February 1, 2026, the plan was priced at $50 per month with autopay.",
                            [{"id": "S1", "text": PLAN}]).claims[0]
     assert claim.label == "supported"
+
+
+def test_a_claim_cut_from_a_dated_sentence_speaks_of_that_date(lexical):
+    source = {"id": "Q3", "text": "Third quarter 2025 results. Revenue was $3.2 billion. In the third quarter of "
+                                  "2024, revenue was $2.8 billion."}
+    report = lexical.verify("In Q3 2024, revenue grew 5% and reached $2.8 billion.", [source])
+    second = next(c for c in report.claims if "$2.8 billion" in c.text)
+    assert "2024" not in second.text  # the date is in the other half of the sentence
+    fact = next(f for f in second.facts if f.kind == "number")
+    assert (fact.status, fact.evidence_text) == ("matched", "$2.8 billion")
 
 
 def test_an_old_rule_is_not_current_evidence(lexical):

@@ -9,6 +9,8 @@ must not rest on it, nor take its values as matches; a claim that speaks of the 
 A sentence counts as past when it says so ("previously", "no longer", "此前", "旧版"), or when it
 speaks of a time before ("before", "prior to", "until" a date) or of a year older than the
 newest year in its source, in the past tense or of an edition ("was", "2025 edition", "2025年版").
+An older year that is only the baseline of a comparison ("up 12.5 percent from the third quarter
+of 2024", "较2024年增长") leaves the sentence about its own time.
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ _SAYS_SO = re.compile(r"\b(?:previously|formerly|used to|no longer|until recentl
 _BEFORE = re.compile(r"\b(?:before|prior to|until)\s*$", re.IGNORECASE)
 _PAST_TENSE = re.compile(r"\b(?:was|were|had)\b", re.IGNORECASE)
 _PRESENT_TENSE = re.compile(r"\b(?:is|are|will|must|can|may|applies|apply)\b", re.IGNORECASE)
+# Words that make the year after them a comparison baseline, not the sentence's own time.
+_BASELINE = re.compile(r"\b(?:from|than|compared (?:with|to)|versus|vs\.?|over)\s+(?:the\s+)?(?:\w+\s+){0,3}$|"
+                       r"(?:比|较|同比|相比|相较于?|与)\s*$", re.IGNORECASE)
 _EDITION = re.compile(r"\b(?:edition|version)\b|年版|版本", re.IGNORECASE)
 # "The 2025 edition", "2025年版": a year the date extractor leaves alone (it is a name here).
 _EDITION_YEAR = re.compile(r"\b((?:19|20)\d\d)\s+(?:edition|version)\b|((?:19|20)\d\d)\s*年版", re.IGNORECASE)
@@ -44,7 +49,8 @@ def past_sentences(text: str, sentences: list[tuple[int, int]], dates: list[Fact
         sentence = text[start:end]
         inside = dates[bisect_left(starts, start):bisect_left(starts, end)]
         before = any(_BEFORE.search(text[start:d.start]) for d in inside)
-        stated = [d.value.year_to or d.value.year for d in inside if d.value.year is not None]  # type: ignore[union-attr]
+        stated = [d.value.year_to or d.value.year for d in inside  # type: ignore[union-attr]
+                  if d.value.year is not None and not _BASELINE.search(text[start:d.start])]
         stated += [int(m.group(1) or m.group(2)) for m in _EDITION_YEAR.finditer(sentence)]
         older = newest is not None and any(year < newest for year in stated)
         past_tense = bool(_PAST_TENSE.search(sentence)) and not _PRESENT_TENSE.search(sentence)
@@ -54,6 +60,9 @@ def past_sentences(text: str, sentences: list[tuple[int, int]], dates: list[Fact
     return out
 
 
-def about_the_past(claim: Claim) -> bool:
-    """Whether a claim may rest on past sentences: it speaks of the past, or names a date."""
-    return bool(_CLAIM_PAST.search(claim.text)) or any(f.kind == "date" for f in claim.facts)
+def about_the_past(claim: Claim, sentence_dates: bool = False) -> bool:
+    """Whether a claim may rest on past sentences: it speaks of the past, or names a date.
+    `sentence_dates`: the answer sentence the claim was cut from names a date ("In Q3 2025,
+    revenue grew 12.5% and reached $3.2 billion": the second half is about Q3 2025 too)."""
+    return (bool(_CLAIM_PAST.search(claim.sentence or claim.text)) or sentence_dates
+            or any(f.kind == "date" for f in claim.facts))

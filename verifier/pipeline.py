@@ -178,11 +178,12 @@ class Verifier:
         asker = asker_qualifiers(request.question)
         entities_of = functools.lru_cache(maxsize=64)(lambda text: extract_entities(text, self.analyzer))
         pairs = prepared.pairs()
+        dated_sentences = {c.sentence for c in prepared.claims if c.sentence and any(f.kind == "date" for f in c.facts)}
         position = 0
         for i, (claim, cands) in enumerate(zip(prepared.claims, prepared.candidates)):
             scored = []
             # A claim about the present does not rest on a sentence about the past.
-            present = not about_the_past(claim)
+            present = not about_the_past(claim, claim.sentence in dated_sentences)
             for cand in cands:
                 seg = prepared.sources[cand.source_index]
                 past = present and cand.span.past
