@@ -129,12 +129,15 @@ def _table(title: str, rows: dict) -> str:
 
 
 # name -> (file, metric). The "_b" sets were written later, by other hands, for more
-# held-out cases and a larger should-answer bucket.
+# held-out cases and a larger should-answer bucket; the "_c" sets later still (session 6), and
+# first run only when that session's engine was done.
 GOLD_SETS = {
     "engine": ("engine_gold.jsonl", claim_metrics),
     "engine_b": ("engine_gold_b.jsonl", claim_metrics),
+    "engine_c": ("engine_gold_c.jsonl", claim_metrics),
     "decision": ("decision_gold.jsonl", decision_metrics),
     "decision_b": ("decision_gold_b.jsonl", decision_metrics),
+    "decision_c": ("decision_gold_c.jsonl", decision_metrics),
 }
 
 
