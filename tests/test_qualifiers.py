@@ -252,3 +252,22 @@ def test_a_bound_is_no_prohibition(lexical):
     source = {"id": "S1", "text": "Meal claims on business trips must not exceed $60 per day."}
     claim = _claim(lexical.verify("You can claim up to $60 per day for meals on business trips.", [source]))
     assert claim.label == "supported"
+
+
+@pytest.mark.parametrize("answer, evidence, words", [
+    ("Premium economy is allowed for all flights.", "Premium economy is allowed for flights of 6 hours or more.", "all"),
+    ("所有员工出差都可以乘坐商务舱。", "经理级以上员工出差可以乘坐商务舱。", "所有"),
+    ("Approval comes from a Vice President or a director.", "Approval comes from a Vice President.", "or a director"),
+    ("经理级以上员工或项目负责人可以乘坐商务舱。", "经理级以上员工可以乘坐商务舱。", "或项目负责人"),
+    # Not broader: the span says the same, the universal is restricted, or "and" is inside a value.
+    ("All orders ship free.", "All orders ship free.", None),
+    ("Overtime is paid for any hours beyond 40.", "Overtime is paid for hours over 40.", None),
+    ("Ride-share and taxi costs are reimbursable.", "Ride-share and taxis are reimbursable.", None),
+    ("Hours beyond 40 are paid at time and a half.", "Hours over 40 are paid at 1.5 times the rate.", None),
+    ("Unlimited Plus includes 50 GB of data.", "The plan includes 50 GB of data.", None),
+])
+def test_broadens(analyzer, answer, evidence, words):
+    from extractors.claims import split_claims
+    from verifier.qualify import broadens
+
+    assert broadens(split_claims(answer, analyzer=analyzer)[0], evidence) == words

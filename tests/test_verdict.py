@@ -95,3 +95,34 @@ def test_the_sentence_lends_its_entailment_not_its_contradiction():
     assert merged.entailment == 0.9 and merged.contradiction <= part.contradiction
     # A sentence the evidence does not entail changes nothing: another part may be what is wrong.
     assert _with_sentence(part, NLIScores(entailment=0.1, neutral=0.1, contradiction=0.8)) == part
+
+
+TRAVEL = ("Employees must book air travel through the company portal, Navan. Economy class is required for flights "
+          "under 6 hours; premium economy is allowed for flights of 6 hours or more. Business class requires "
+          "written approval from a Vice President.")
+
+
+@pytest.mark.parametrize("answer", [
+    "Premium economy is allowed for all flights.",          # the condition dropped for a universal
+    "Premium economy is allowed on any flight.",
+])
+def test_a_claim_that_broadens_the_rule_with_its_words_is_not_supported_by_rule(analyzer, answer):
+    # Every content word is in the sentence, so without the guard the verbatim rule would support it.
+    assert _label(analyzer, answer, TRAVEL).label != "supported"
+
+
+def test_a_universal_restricted_by_its_value_still_reads_as_a_paraphrase(analyzer):
+    # "any hours beyond 40": the value restricts "any".
+    report = _label(analyzer, "Hourly staff earn 1.5 times their usual rate for any hours beyond 40 in a workweek.",
+                    SOURCE)
+    assert report.label == "supported"
+
+
+def test_an_added_alternative_makes_even_a_model_supported_claim_partial(analyzer):
+    high = NLIScores(entailment=0.95, neutral=0.04, contradiction=0.01)
+    report = _label(analyzer, "Business class requires written approval from a Vice President or a director.",
+                    TRAVEL, scores=high)
+    assert report.label == "partial"
+    assert report.reason == "Source S1 supports this except \u201cor a director\u201d, which it does not mention."
+    plain = _label(analyzer, "Business class requires written approval from a Vice President.", TRAVEL, scores=high)
+    assert plain.label == "supported"

@@ -16,6 +16,9 @@ catch what the model misses, with the values that differ named in the report:
   so is an opposite word without a negation cue ("include"/"exclude", "收费"/"免费"), and a
   permission against a prohibition ("可以" against "不得").
 - additive claims: "X 也可以 Y" / "X can also Y" needs evidence that names X where it says Y.
+- broadened claims: "allowed for all flights" where the evidence says "for flights of 6 hours or
+  more", or "a Vice President or a director" where it names only the Vice President. The words
+  match, so the rules that support close paraphrases without the model must not fire.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from extractors import Claim, Fact
 from extractors.qualifiers import (Qualifier, clauses, find_qualifiers, is_negated, negation_scopes,
                                    opposite_words, qualifiers_agree, sentences)
 from extractors.schema import QualifierValue
+from extractors.text import normalise
 from extractors.tokens import content_tokens, token_recall
 from verifier.candidates import Candidate
 from verifier.factcheck import FactResult
@@ -144,6 +148,64 @@ def unstated_subject(claim: Claim, span_text: str) -> str | None:
     stated = max((span_text[a:b] for a, b in sentences(span_text)),
                  key=lambda part: token_recall(rest, part), default=span_text)
     return subject if token_recall(subject, stated) < SUBJECT_MIN_RECALL else None
+
+
+_UNIVERSAL = re.compile(r"\b(?:all|any|every|everyone|everybody|anyone|anybody|anything|everything|always|"
+                        r"whatever|whenever|wherever|regardless|no matter)\b|所有|任何|一律|全部|一切|"
+                        r"无论|不论|任意|凡是|总是|始终|均可|都可以|都能", re.IGNORECASE)
+_COORDINATOR = re.compile(r"\b(?:or|and|nor)\b|或者|或是|以及|或|及|和|与")
+_COORDINATED_WORDS = 2
+_RESTRICTION_REACH = 20  # characters from a universal to the value that restricts it
+_NUMERAL_WORDS = frozenset("half quarter third one two three four five six seven eight nine ten".split())  # "time and a half"
+
+
+def _word_key(token: str) -> str:
+    # The light stemmer leaves "taxis" whole; four letters are enough to tell an added word.
+    return token[:4] if token.isascii() else token
+
+
+def broadens(claim: Claim, span_text: str) -> str | None:
+    """The words by which the claim says more than the span while using its words: a universal
+    ("all", "任何") the span lacks, or an `added_alternative`. None when there is none."""
+    stated = {m.group().lower() for m in _UNIVERSAL.finditer(normalise(span_text))}
+    for m in _UNIVERSAL.finditer(normalise(claim.text)):
+        # "any hours beyond 40" is restricted by its value; "all flights" is not.
+        restricted = any(0 <= f.start - m.end() <= _RESTRICTION_REACH for f in claim.facts)
+        if m.group().lower() not in stated and not restricted:
+            return m.group()
+    return added_alternative(claim, span_text)
+
+
+def added_alternative(claim: Claim, span_text: str) -> str | None:
+    """An alternative or addition joined by "or"/"and"/"或" whose words the span lacks: "a Vice
+    President or a director" where the span names only the Vice President. Unlike a universal
+    ("All flights must be booked through Navan"), it is never implied by the span."""
+    text = normalise(claim.text)
+    have = frozenset(map(_word_key, content_tokens(span_text)))
+    for m in _COORDINATOR.finditer(text):
+        if any(f.start <= m.start() < f.end for f in claim.facts):
+            continue  # inside a value: "一千二百及以上"
+        rest = re.split(r"[,;，；。、]", text[m.end():], maxsplit=1)[0]
+        joined = content_tokens(rest)[:_COORDINATED_WORDS]
+        if joined and not have.intersection(map(_word_key, joined)) and not _NUMERAL_WORDS.intersection(joined):
+            return claim.text[m.start():m.end() + _phrase_length(rest, len(joined))].strip()
+    return None
+
+
+_ZH_PHRASE_END = re.compile(r"(?<=.)[可能需要应是的在为有将会]")
+
+
+def _phrase_length(rest: str, n_tokens: int) -> int:
+    """Characters of `rest` up to its `n_tokens`-th content token; a Chinese run up to its verb
+    or particle ("或项目负责人可以…" -> "项目负责人"), 6 characters at most."""
+    for word in re.finditer(r"\S+", rest):
+        if word.group().isascii():
+            if len(content_tokens(rest[:word.end()])) >= n_tokens:
+                return word.end()
+            continue
+        stop = _ZH_PHRASE_END.search(word.group())
+        return word.start() + min(stop.start() if stop else len(word.group()), 6)
+    return len(rest)
 
 
 def _places(claim: Claim, facts: list[FactResult], candidates: list[Candidate],

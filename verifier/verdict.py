@@ -13,7 +13,7 @@ from verifier.candidates import Candidate
 from verifier.canonical import claim_for_span, model_text
 from verifier.factcheck import FactResult
 from verifier.messages import message, quote
-from verifier.qualify import applies_to_asker, check_qualifiers, polarity_clash, unstated_subject
+from verifier.qualify import added_alternative, applies_to_asker, broadens, check_qualifiers, polarity_clash, unstated_subject
 from verifier.schema import ClaimReport, Evidence, Label
 
 
@@ -122,9 +122,13 @@ def label_claim(
     if label == "supported" and (pinned or best) is not None:
         resting_on = (pinned or best).candidate.span  # type: ignore[union-attr]
         subject = unstated_subject(claim, resting_on.text)
+        added = added_alternative(claim, resting_on.text) if subject is None else None
         if subject is not None:
             label = "partial"
             reason = message(language, "other_subject", source=resting_on.source_id, subject=subject)
+        elif added is not None:
+            label = "partial"
+            reason = message(language, "added_alternative", source=resting_on.source_id, words=added)
 
     return ClaimReport(
         id=claim_id,
@@ -156,8 +160,10 @@ def _verbatim(claim: Claim, grounded: list[ScoredCandidate], thresholds: Thresho
     model does not read as a contradiction: small models under-score such close paraphrases."""
     if thresholds.verbatim >= 1:
         return None
-    # One sentence only: a window can hold every word of a claim that mixes two rules.
-    grounded = [s for s in grounded if s.candidate.span.sentences[0] == s.candidate.span.sentences[1]]
+    # One sentence only: a window can hold every word of a claim that mixes two rules. Nor a
+    # sentence the claim broadens with its words ("allowed for all flights").
+    grounded = [s for s in grounded if s.candidate.span.sentences[0] == s.candidate.span.sentences[1]
+                and broadens(claim, s.candidate.span.text) is None]
     recall = {id(s): overlap(claim, s) for s in grounded}
     for s in sorted(grounded, key=lambda s: (-recall[id(s)], -s.scores.entailment)):
         if recall[id(s)] < thresholds.verbatim:
@@ -181,7 +187,7 @@ def _anchored(claim: Claim, grounded: list[ScoredCandidate], facts: list[FactRes
         return all(f.source_id == span.source_id and span.start <= f.evidence.start  # type: ignore[union-attr]
                    and f.evidence.end <= span.end for f in values)  # type: ignore[union-attr]
 
-    anchors = [s for s in grounded if states_every_value(s)]
+    anchors = [s for s in grounded if states_every_value(s) and broadens(claim, s.candidate.span.text) is None]
     return _verbatim(claim, anchors, thresholds.model_copy(update={"verbatim": thresholds.anchored}))
 
 
