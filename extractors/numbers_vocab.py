@@ -41,7 +41,7 @@ UNITS = _expand(
         "millisecond": ("milliseconds", "ms", "毫秒"),
         "week": ("weeks", "week", "个星期", "个礼拜", "星期", "周"),
         "month": ("months", "month", "个月"),
-        "year": ("years", "year", "yrs", "年"),
+        "year": ("years", "year", "yrs", "年", "周岁", "岁"),  # 岁: an age, like "18 years old"
         "night": ("nights", "night", "晚", "夜", "间夜"),
         "km": ("kilometres", "kilometers", "kilometre", "kilometer", "km", "公里", "千米"),
         "m": ("metres", "meters", "metre", "meter", "m", "米"),
@@ -119,7 +119,7 @@ CMP_PREFIX = _expand(
                "封顶", "未超过"),
         "ge": ("at least", "no less than", "not less than", "no fewer than", "a minimum of", "minimum of",
                "minimum", "min.", ">=", "≥", "不少于", "不低于", "不得少于", "不得低于", "至少", "最少", "最低",
-               "起码"),
+               "起码", "满"),
         "lt": ("less than", "fewer than", "under", "below", "<", "低于", "少于", "不到", "不足", "未满"),
         "gt": ("more than", "over", "above", "beyond", "exceeding", "greater than", "in excess of", ">", "超过",
                "高于", "多于", "大于", "超出", "逾"),

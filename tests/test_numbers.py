@@ -214,3 +214,16 @@ def test_words_with_cheng_or_zhe_are_no_shares(text):
 
 def test_once_as_a_conjunction_is_no_count():
     assert extract_numbers("Once the item arrives, we refund it.") == []
+
+
+@pytest.mark.parametrize("text, found, comparator, unit", [
+    ("订单满99元包邮", "满99元", "ge", None),           # 满: a threshold reached
+    ("入职满一年可享受体检", "满一年", "ge", "year"),
+    ("未满18岁不得办理", "未满18岁", "lt", "year"),      # 未满 still wins over 满
+    ("年满18周岁可以申请", "满18周岁", "ge", "year"),    # 周岁 is an age, not weeks
+    ("65歲以上長者", "65歲以上", "ge", "year"),
+    ("3周内完成", "3周内", "le", "week"),
+])
+def test_chinese_thresholds_and_ages(text, found, comparator, unit):
+    (fact,) = [f for f in extract_numbers(text) if f.kind == "number"]
+    assert (fact.text, fact.value.comparator, fact.value.unit) == (found, comparator, unit)

@@ -126,3 +126,29 @@ def test_an_added_alternative_makes_even_a_model_supported_claim_partial(analyze
     assert report.reason == "Source S1 supports this except \u201cor a director\u201d, which it does not mention."
     plain = _label(analyzer, "Business class requires written approval from a Vice President.", TRAVEL, scores=high)
     assert plain.label == "supported"
+
+
+SHIPPING = ("Shipping is free for orders over $75; otherwise it costs $6.95. If the item arrived damaged, return "
+            "shipping is free. Affected customers must be notified within 72 hours if a breach is confirmed.")
+
+
+@pytest.mark.parametrize("answer, condition", [
+    ("Shipping is free.", "Shipping is free for orders over $75"),
+    ("Return shipping is free.", "If the item arrived damaged"),
+    ("包邮。", "订单满99元包邮"),
+])
+def test_a_rule_stated_without_its_condition_is_partial(analyzer, answer, condition):
+    high = NLIScores(entailment=0.97, neutral=0.02, contradiction=0.01)
+    text = SHIPPING if answer.isascii() else "订单满99元包邮，否则运费10元。"
+    report = _label(analyzer, answer, text, scores=high)
+    assert report.label == "partial"
+    assert condition in report.reason
+
+
+@pytest.mark.parametrize("answer", [
+    "Orders over $75 ship free.",                                                   # the threshold is stated
+    "Affected customers must be notified within 72 hours of a confirmed breach.",  # the "if" in other words
+])
+def test_a_rule_stated_with_its_condition_stays_supported(analyzer, answer):
+    high = NLIScores(entailment=0.97, neutral=0.02, contradiction=0.01)
+    assert _label(analyzer, answer, SHIPPING, scores=high).label == "supported"

@@ -16,6 +16,8 @@ catch what the model misses, with the values that differ named in the report:
   so is an opposite word without a negation cue ("include"/"exclude", "收费"/"免费"), and a
   permission against a prohibition ("可以" against "不得").
 - additive claims: "X 也可以 Y" / "X can also Y" needs evidence that names X where it says Y.
+- dropped conditions: "Shipping is free" where the evidence says "free for orders over $75"
+  (a threshold or an "if" the claim leaves out) is partial.
 - broadened claims: "allowed for all flights" where the evidence says "for flights of 6 hours or
   more", or "a Vice President or a director" where it names only the Vice President. The words
   match, so the rules that support close paraphrases without the model must not fire.
@@ -35,6 +37,7 @@ from extractors.text import normalise
 from extractors.tokens import content_tokens, token_recall
 from verifier.candidates import Candidate
 from verifier.factcheck import FactResult
+from verifier.segment import Span
 
 # Slots that describe the asker rather than the thing asked about.
 ASKER_SLOTS = frozenset({"customer", "membership", "region", "employment"})
@@ -206,6 +209,43 @@ def _phrase_length(rest: str, n_tokens: int) -> int:
         stop = _ZH_PHRASE_END.search(word.group())
         return word.start() + min(stop.start() if stop else len(word.group()), 6)
     return len(rest)
+
+
+CONDITION_STATED_RECALL = 0.5  # share of a condition's words the claim must hold to state it
+_CONDITION_WORD = re.compile(r"\b(?:if|unless|provided that|as long as)\b|如果|若|只要|除非|只有", re.IGNORECASE)
+
+
+def dropped_condition(claim: Claim, span: Span, facts: list[FactResult]) -> str | None:
+    """The clause of `span` that makes its rule conditional when the claim states the rule
+    without the condition: a threshold ("over $75", "满99元", "6 hours or more") the claim's
+    values do not match, or an "if"/"unless"/"如果" clause. None when nothing is dropped."""
+    parts = clauses(span.text)
+    if not parts:
+        return None
+    best = max(range(len(parts)), key=lambda k: token_recall(claim.text, span.text[slice(*parts[k])]))
+    a, b = parts[best]
+    matched = {(f.evidence.start, f.evidence.end) for f in facts if f.evidence is not None}
+    said = normalise(claim.sentence or claim.text)
+    for fact in span.facts:
+        threshold = fact.kind == "number" and fact.value.comparator in ("gt", "ge")  # type: ignore[union-attr]
+        if (threshold and a <= fact.start - span.start < b and (fact.start, fact.end) not in matched
+                and _plain_number(fact) not in said):
+            return span.text[a:b].strip()
+    if _CONDITION_WORD.search(said):
+        return None
+    for k in (best, best - 1):
+        part = span.text[slice(*parts[k])].strip() if k >= 0 else ""
+        condition = part if _CONDITION_WORD.match(part) else part[m.start():] if k == best and (
+            m := _CONDITION_WORD.search(part)) else ""
+        # "within 72 hours of a confirmed breach" states "If a breach ... is confirmed" in other words.
+        if condition and token_recall(condition, said) < CONDITION_STATED_RECALL:
+            return part
+    return None
+
+
+def _plain_number(fact: Fact) -> str:
+    value = fact.value.value if fact.value.value is not None else fact.value.low  # type: ignore[union-attr]
+    return format(value.normalize(), "f") if value is not None else fact.text
 
 
 def _places(claim: Claim, facts: list[FactResult], candidates: list[Candidate],

@@ -13,7 +13,7 @@ from verifier.candidates import Candidate
 from verifier.canonical import claim_for_span, model_text
 from verifier.factcheck import FactResult
 from verifier.messages import message, quote
-from verifier.qualify import added_alternative, applies_to_asker, broadens, check_qualifiers, polarity_clash, unstated_subject
+from verifier.qualify import added_alternative, applies_to_asker, broadens, check_qualifiers, dropped_condition, polarity_clash, unstated_subject
 from verifier.schema import ClaimReport, Evidence, Label
 
 
@@ -129,6 +129,9 @@ def label_claim(
         elif added is not None:
             label = "partial"
             reason = message(language, "added_alternative", source=resting_on.source_id, words=added)
+        elif (condition := dropped_condition(claim, resting_on, facts)) is not None:
+            label = "partial"
+            reason = message(language, "dropped_condition", source=resting_on.source_id, quote=quote(condition))
 
     return ClaimReport(
         id=claim_id,
