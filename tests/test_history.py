@@ -86,3 +86,25 @@ def test_an_old_rule_is_not_current_evidence(lexical):
     assert claim.reason == "Source S1 gives $35 per day only as an earlier rule, not as the current one."
     fact = next(f for f in claim.facts if f.kind == "number")
     assert (fact.text, fact.status, fact.evidence_text) == ("$35 per day", "missing", "$35 per day")
+
+
+@pytest.mark.parametrize("text, past_values", [
+    ("2026年起手续费为30元，2025年手续费为25元。", ["25元"]),
+    ("From 2026 the fee is $30, while in 2025 it was $25.", ["$25"]),
+    # A start year is when a rule begins, which may be now; a single year has nothing newer beside it.
+    ("自2025年起手续费为25元，2026年起会员免手续费。", []),
+    ("2025年手续费为25元。", []),
+])
+def test_an_older_clause_of_a_sentence_states_the_past(text, past_values):
+    (sentence,) = segment_source(Source(id="S1", text=text)).sentences
+    assert not sentence.past
+    assert [f.text for i, f in enumerate(sentence.facts) if i in sentence.past_facts and f.kind == "number"] == past_values
+
+
+def test_two_years_in_one_sentence_are_not_merged(lexical):
+    source = {"id": "S1", "text": "礼品卡不支持退款。2026年起手续费为30元，2025年手续费为25元。"}
+    claim = lexical.verify("手续费为25元。", [source]).claims[0]
+    assert claim.label == "contradicted"
+    fact = next(f for f in claim.facts if f.status == "mismatched")
+    assert (fact.text, fact.evidence_text) == ("25元", "30元")
+    assert lexical.verify("2025年手续费为25元。", [source]).claims[0].label == "supported"

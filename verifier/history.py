@@ -9,6 +9,8 @@ must not rest on it, nor take its values as matches; a claim that speaks of the 
 A sentence counts as past when it says so ("previously", "no longer", "此前", "旧版"), or when it
 speaks of a time before ("before", "prior to", "until" a date) or of a year older than the
 newest year in its source, in the past tense or of an edition ("was", "2025 edition", "2025年版").
+Within one sentence, a clause whose year is older than another clause's, with no word that makes
+it a start ("2026年起手续费为30元，2025年手续费为25元"), states the past too: its values are past.
 An older year that is only the baseline of a comparison ("up 12.5 percent from the third quarter
 of 2024", "较2024年增长") leaves the sentence about its own time.
 """
@@ -19,6 +21,7 @@ import re
 from bisect import bisect_left
 
 from extractors import Claim, Fact
+from extractors.qualifiers import clauses
 
 _SAYS_SO = re.compile(r"\b(?:previously|formerly|used to|no longer|until recently)\b|此前|以前|原为|原来|曾经|旧版|"
                       r"上一版|不再", re.IGNORECASE)
@@ -26,7 +29,8 @@ _BEFORE = re.compile(r"\b(?:before|prior to|until)\s*$", re.IGNORECASE)
 _PAST_TENSE = re.compile(r"\b(?:was|were|had)\b", re.IGNORECASE)
 _PRESENT_TENSE = re.compile(r"\b(?:is|are|will|must|can|may|applies|apply)\b", re.IGNORECASE)
 # Words that make the year after them a comparison baseline, not the sentence's own time.
-_BASELINE = re.compile(r"\b(?:from|than|compared (?:with|to)|versus|vs\.?|over)\s+(?:the\s+)?(?:\w+\s+){0,3}$|"
+_BASELINE = re.compile(r"\b(?:(?:up|down|rose|fell|grew|increased?|decreased?|declined?|percent|points?)\s+from|than|"
+                       r"compared (?:with|to)|versus|vs\.?)\s+(?:the\s+)?(?:\w+\s+){0,3}$|"
                        r"(?:比|较|同比|相比|相较于?|与)\s*$", re.IGNORECASE)
 _EDITION = re.compile(r"\b(?:edition|version)\b|年版|版本", re.IGNORECASE)
 # "The 2025 edition", "2025年版": a year the date extractor leaves alone (it is a name here).
@@ -58,6 +62,26 @@ def past_sentences(text: str, sentences: list[tuple[int, int]], dates: list[Fact
                 or (older and (past_tense or _EDITION.search(sentence)))):
             out.add(i)
     return out
+
+
+# A year with one of these is when a rule starts, which may well be now: "自2025年起", "from 2025".
+_STARTS = re.compile(r"起|自|以后|之后|以来|开始|生效|\b(?:from|since|after|starting|effective|onwards?|beginning)\b",
+                     re.IGNORECASE)
+
+
+def past_clauses(text: str, start: int, end: int, dates: list[Fact]) -> list[tuple[int, int]]:
+    """(start, end) in `text` of the clauses of the sentence text[start:end] that state an
+    earlier year than another of its clauses: "2025年手续费为25元" beside "2026年起手续费为30元".
+    `dates`: the date facts inside the sentence."""
+    years = []
+    for a, b in clauses(text[start:end]):
+        a, b = a + start, b + start
+        stated = [d.value.year_to or d.value.year for d in dates  # type: ignore[union-attr]
+                  if a <= d.start < b and d.value.year is not None and not _BASELINE.search(text[a:d.start])]
+        if stated:
+            years.append((a, b, max(stated)))
+    newest = max((y for _, _, y in years), default=None)
+    return [(a, b) for a, b, y in years if y < newest and not _STARTS.search(text[a:b])]  # type: ignore[operator]
 
 
 def about_the_past(claim: Claim, sentence_dates: bool = False) -> bool:

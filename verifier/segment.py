@@ -14,7 +14,7 @@ from extractors.dates import extract_dates
 from extractors.numbers import extract_numbers
 from extractors.nlp import split_sentences
 from extractors.tokens import content_tokens
-from verifier.history import past_sentences
+from verifier.history import past_clauses, past_sentences
 from verifier.schema import Source
 
 
@@ -53,8 +53,7 @@ class SegmentedSource:
         facts: list[Fact] = []
         past_facts: set[int] = set()
         for s in inside:
-            if s.past:
-                past_facts.update(range(len(facts), len(facts) + len(s.facts)))
+            past_facts.update(len(facts) + k for k in s.past_facts)
             facts.extend(s.facts)
         tokens = frozenset().union(*(s.tokens for s in inside))
         return Span(self.source.id, a.start, b.end, text, tuple(facts), tokens, (first, last),
@@ -92,7 +91,12 @@ def segment_source(source: Source, as_of: dt.date | None = None) -> SegmentedSou
             inside.append(facts[j])
             j += 1
         sentence = text[start:end]
+        if i in past:
+            past_facts = frozenset(range(len(inside)))
+        else:
+            earlier = past_clauses(text, start, end, [f for f in inside if f.kind == "date"])
+            past_facts = frozenset(k for k, f in enumerate(inside) if any(a <= f.start < b for a, b in earlier))
         spans.append(Span(source.id, start, end, sentence, tuple(inside), frozenset(content_tokens(sentence)), (i, i),
-                          i in past, frozenset(range(len(inside))) if i in past else frozenset()))
+                          i in past, past_facts))
     reason = currency_of(source, as_of)
     return SegmentedSource(source, tuple(spans), tuple(facts), reason is None, reason)
