@@ -149,12 +149,18 @@ def _checkable_zh(piece: _Piece, norm: str) -> bool:
     return len(norm[piece.core : piece.end].strip()) >= 3 and bool(preds) and any(w[2] in _CONTENT for w in words)
 
 
-def _own_subject(piece: _Piece) -> bool:
-    for s, e, tag in piece.words:
-        if s < piece.core or tag in ("TIME", "t"):
-            continue
-        return tag in _NOMINAL or tag == "m"
-    return False
+def _verb_as_subject(words: list[tuple[int, int, str]], i: int, norm: str) -> bool:
+    """A verb that heads its clause before a modal or preposition is the clause's topic:
+    "退款会退回原支付账户", "退款在5个工作日内退回" (LAC tags 退款 a verb)."""
+    if words[i][2] not in ("v", "vn") or i + 1 >= len(words):
+        return False
+    s, e, tag = words[i + 1]
+    return tag == "p" or (tag == "v" and _zh_patterns()["modal"].fullmatch(norm, s, e) is not None)
+
+
+def _own_subject(piece: _Piece, norm: str) -> bool:
+    words = [w for w in piece.words if w[0] >= piece.core and w[2] not in ("TIME", "t")]
+    return bool(words) and (words[0][2] in _NOMINAL or words[0][2] == "m" or _verb_as_subject(words, 0, norm))
 
 
 def _zh_subject(piece: _Piece, norm: str, original: str) -> tuple[str, str]:
@@ -173,6 +179,9 @@ def _zh_subject(piece: _Piece, norm: str, original: str) -> tuple[str, str]:
             picked.append((s, e))
             i += 1
             continue
+        if not picked and _verb_as_subject(words, i, norm):
+            picked.append((s, e))
+            i += 1
         break
     while picked and norm[picked[-1][0] : picked[-1][1]] in ("的", "和", "与", "及"):
         picked.pop()
@@ -222,14 +231,14 @@ def zh_parts(doc: Doc, offset: int, norm: str, original: str) -> list[Part]:
     for group in groups:
         core = next((g for g in group if _checkable_zh(g, norm)), group[-1])
         prefix = ""
-        if parts and not _own_subject(core):
+        if parts and not _own_subject(core, norm):
             if not subject:
                 parts[-1] = Part(parts[-1].start, group[-1].end, parts[-1].prefix)
                 continue
             # A modal or negation near the start of the clause replaces the carried one.
             own_modal = any(p["own_modal"].match(norm, i, core.end) for i in range(core.core, min(core.core + 4, core.end)))
             prefix = subject if own_modal else subject + modal
-        if _own_subject(core):
+        if _own_subject(core, norm):
             subject, modal = _zh_subject(core, norm, original)
         start = group[0].core if parts else group[0].start
         parts.append(Part(start, group[-1].end, prefix))

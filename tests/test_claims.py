@@ -112,3 +112,13 @@ def test_a_date_takes_its_year_from_an_earlier_sentence(analyzer: Analyzer) -> N
 ])
 def test_verbless_statements_are_claims_but_pleasantries_are_not(analyzer: Analyzer, text: str, claims: list) -> None:
     assert [c.text for c in split_claims(text, analyzer=analyzer)] == claims
+
+
+@pytest.mark.parametrize("text, claims", [
+    # LAC tags 退款/报销 as verbs; before a modal or preposition they are the topic the next clause keeps.
+    ("退款在5个工作日内退回，并会短信通知。", ["退款在5个工作日内退回", "退款会短信通知"]),
+    ("退款会退回原支付账户，并且不收手续费。", ["退款会退回原支付账户", "退款不收手续费"]),
+    ("报销需在30天内提交，逾期不予受理。", ["报销需在30天内提交", "报销逾期不予受理"]),
+])
+def test_a_verb_heading_a_chinese_clause_is_its_subject(analyzer: Analyzer, text: str, claims: list) -> None:
+    assert [c.text for c in split_claims(text, analyzer=analyzer)] == claims
