@@ -3,6 +3,10 @@
 Rules for numbers (documented here because the fact-check step depends on them):
 - Script and format never matter: ``1-5`` = ``1 到 5``, ``三百元`` = ``300 元``.
 - Units convert within a dimension (m/km, g/kg, ms/s/min/h/day/week, month/year, MB/GB/TB).
+  Months and years do not convert to days or weeks: when the days fit that many calendar months
+  (28-31 days each; a year 360-372) the two are "close" (``30 days`` / ``1 month``, ``180天`` /
+  ``半年``): neither a match, since the sources' tolerance is formats and approximations only,
+  nor a contradiction.
   ``business_day`` vs ``day`` share a slot but do not convert: equal numbers are only
   "compatible", anything else "different".
 - ``equal``: same comparator and same value or range after unit conversion (approximation
@@ -28,7 +32,7 @@ from extractors.schema import Fact, Quantity
 
 __all__ = ["same_slot", "compare_facts", "describe", "Comparison"]
 
-Comparison = Literal["equal", "compatible", "different"]
+Comparison = Literal["equal", "compatible", "close", "different"]
 
 # unit -> (conversion dimension, factor to the dimension's base unit)
 _CONVERT: dict[str, tuple[str, Decimal]] = {
@@ -114,7 +118,7 @@ def _split_scripts(context: str) -> tuple[set[str], set[str]]:
 
 
 def compare_facts(a: Fact, b: Fact) -> Comparison:
-    """equal / compatible / different, by the rules in the module docstring."""
+    """equal / compatible / close / different, by the rules in the module docstring."""
     if a.kind != b.kind:
         return "different"
     if a.kind == "date":
@@ -133,6 +137,8 @@ def _compare_quantities(qa: Quantity, qb: Quantity) -> Comparison:
     da, db = _dimension(qa), _dimension(qb)
     if _clash(qa.currency, qb.currency) or _clash(qa.per, qb.per):
         return "different"
+    if {da, db} == {"month", "time"}:
+        return _compare_calendar(qa, qb) if da == "month" else _compare_calendar(qb, qa)
     if da is not None and db is not None and da != db:
         if _SLOT.get(da) != _SLOT.get(db) or _SLOT.get(da) is None:
             return "different"
@@ -144,6 +150,22 @@ def _compare_quantities(qa: Quantity, qb: Quantity) -> Comparison:
         cap_equal = (da is None) != (db is None) or (qa.currency is None) != (qb.currency is None) or qa.per != qb.per
     verdict = _compare_scaled(qa, fa, qb, fb)
     return "compatible" if verdict == "equal" and cap_equal else verdict
+
+
+# Days in a calendar month or year: "1 month" is 28 to 31 days; a year is read as 360 to 372
+# days, so that "半年" (0.5 year) is 180 to 186 days, as the half-years people mean.
+_CALENDAR_DAYS = {"month": (Decimal(28), Decimal(31)), "year": (Decimal(360), Decimal(372))}
+
+
+def _compare_calendar(months: Quantity, time: Quantity) -> Comparison:
+    """Months or years against days or weeks: "close" when the days fall inside what that many
+    calendar months can hold ("30 days" / "1 month", "180天" / "半年"), else "different"."""
+    if months.comparator != time.comparator and "eq" not in (months.comparator, time.comparator):
+        return "different"
+    short, long = _CALENDAR_DAYS[months.unit or "month"]
+    lo, hi = _interval(months, Decimal(1))
+    tlo, thi = _interval(time, _factor(time) / Decimal(86400))
+    return "close" if lo * short <= tlo and thi <= hi * long else "different"
 
 
 def _interval(q: Quantity, f: Decimal) -> tuple[Decimal, Decimal]:

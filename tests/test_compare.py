@@ -87,7 +87,6 @@ def test_compatible(a, b):
         ("12%", "$12"),  # percent vs money
         ("$300", "€300"),
         ("$300 per night", "$300 per person"),
-        ("3 months", "90 days"),  # month/day do not convert
         ("5 business days", "6 days"),
         ("1.2 km", "1,300 meters"),
     ],
@@ -184,3 +183,22 @@ def test_dates_delegate_to_compare_dates():
 )
 def test_describe(text, expected):
     assert describe(one(text)) == expected
+
+
+@pytest.mark.parametrize("a, b, verdict", [
+    # Month/day do not convert (tolerance is formats and approximations only), but a count of
+    # days that fits the months is no contradiction either.
+    ("3 months", "90 days", "close"),
+    ("1 month", "30 days", "close"),
+    ("一个月内", "30天内", "close"),
+    ("6 months", "180 days", "close"),
+    ("半年", "180天", "close"),
+    ("1 month", "4 weeks", "close"),
+    ("1 year", "365 days", "close"),
+    ("1 month", "14 days", "different"),
+    ("within 1 month", "within 60 days", "different"),
+    ("1 year", "300 days", "different"),
+])
+def test_months_against_days_fit_the_calendar(a, b, verdict):
+    assert compare_facts(one(a), one(b)) == verdict
+    assert compare_facts(one(b), one(a)) == verdict

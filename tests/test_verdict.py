@@ -152,3 +152,13 @@ def test_a_rule_stated_without_its_condition_is_partial(analyzer, answer, condit
 def test_a_rule_stated_with_its_condition_stays_supported(analyzer, answer):
     high = NLIScores(entailment=0.97, neutral=0.02, contradiction=0.01)
     assert _label(analyzer, answer, SHIPPING, scores=high).label == "supported"
+
+
+def test_a_month_against_days_is_neither_matched_nor_contradicted(analyzer):
+    text = "个人用户可在签收后30天内申请退货。企业客户的退货期限为14天。"
+    report = _label(analyzer, "个人用户签收后一个月内可以退货。", text)
+    (fact,) = [f for f in report.facts if f.kind == "number"]
+    # The 30 days is the slot's value, close to a month: not a match, and the 14 days of the
+    # next sentence does not count against the claim.
+    assert (fact.status, fact.evidence_text) == ("missing", "30天内")
+    assert report.label != "contradicted"

@@ -138,10 +138,16 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
             return FactResult(fact, "matched", agree, agree.text, cand.span.source_id)
         if cand.relevance < min_relevance:
             continue
-        clash = next((o for o in same if same_slot(fact, o)), None)
+        # A "close" value (1 month against 30 days) neither confirms nor contradicts: the slot
+        # is found, so no later span's other value counts against the claim.
+        close = next((o for o, v in verdicts if v == "close" and same_slot(fact, o)), None)
+        if close is not None and deferred is None:
+            return FactResult(fact, "missing", close, close.text, cand.span.source_id)
+        rivals = [o for o, v in verdicts if v == "different"]
+        clash = next((o for o in rivals if same_slot(fact, o)), None)
         if clash is not None:
             return deferred or FactResult(fact, "mismatched", clash, clash.text, cand.span.source_id)
-        weak = next((o for o in same if cand.relevance >= STRONG_RELEVANCE
+        weak = next((o for o in rivals if cand.relevance >= STRONG_RELEVANCE
                      or claim_words & frozenset(content_tokens(o.context))
                      or _clause_shares_words(o, cand.span, claim_words - frozenset(content_tokens(fact.text)))), None)
         if weak is not None and deferred is None:
