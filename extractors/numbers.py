@@ -283,6 +283,8 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
         comparator = CMP_PREFIX[_key(pre.group("cmp"))]
     if cm := p["csuffix"].match(n, end, hi):
         comparator, end = comparator or CMP_SUFFIX[_key(cm.group("c"))], cm.end()
+        if unit is None and currency is None and (um := p["unit"].match(n, end, hi)):
+            unit, end = UNITS[_key(um.group("u"))], um.end()  # "5 or more years"
     elif last.more:
         comparator = comparator or "gt"  # "300多人", "10,000+"
     if am := p["approx_suffix"].match(n, end, hi):

@@ -128,9 +128,9 @@ CMP_PREFIX = _expand(
 
 CMP_SUFFIX = _expand(
     {
-        "le": ("or less", "or fewer", "or below", "or under", "max", "at most", "以内", "以下", "之内", "内",
+        "le": ("or less", "or fewer", "or below", "or under", "or younger", "max", "at most", "以内", "以下", "之内", "内",
                "封顶", "为限"),
-        "ge": ("or more", "or above", "or greater", "and above", "and up", "at least", "minimum", "或以上",
+        "ge": ("or more", "or above", "or greater", "or older", "and above", "and up", "at least", "minimum", "或以上",
                "及以上", "以上", "起"),
     }
 )

@@ -227,3 +227,13 @@ def test_once_as_a_conjunction_is_no_count():
 def test_chinese_thresholds_and_ages(text, found, comparator, unit):
     (fact,) = [f for f in extract_numbers(text) if f.kind == "number"]
     assert (fact.text, fact.value.comparator, fact.value.unit) == (found, comparator, unit)
+
+
+@pytest.mark.parametrize("text, found, comparator, unit", [
+    ("Employees with 5 or more years of service get 20 days.", "5 or more years", "ge", "year"),
+    ("Groups of 10 or more people", "10 or more people", "ge", "person"),
+    ("Applicants 18 or older may apply.", "18 or older", "ge", None),
+])
+def test_a_unit_after_the_comparator_suffix(text, found, comparator, unit):
+    fact = next(f for f in extract_numbers(text) if f.kind == "number")
+    assert (fact.text, fact.value.comparator, fact.value.unit) == (found, comparator, unit)

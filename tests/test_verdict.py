@@ -162,3 +162,12 @@ def test_a_month_against_days_is_neither_matched_nor_contradicted(analyzer):
     # next sentence does not count against the claim.
     assert (fact.status, fact.evidence_text) == ("missing", "30天内")
     assert report.label != "contradicted"
+
+
+def test_all_where_the_evidence_caps_it_is_partial(analyzer):
+    high = NLIScores(entailment=0.92, neutral=0.06, contradiction=0.02)
+    text = "未休年假最多5天可结转至次年，须在次年3月31日前休完。"
+    report = _label(analyzer, "未休年假可以全部结转至次年。", text, scores=high)
+    assert report.label == "partial"
+    assert "最多5天" in report.reason
+    assert _label(analyzer, "未休年假最多5天可以结转至次年。", text, scores=high).label == "supported"

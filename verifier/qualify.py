@@ -170,13 +170,17 @@ def _word_key(token: str) -> str:
 def broadens(claim: Claim, span_text: str) -> str | None:
     """The words by which the claim says more than the span while using its words: a universal
     ("all", "任何") the span lacks, or an `added_alternative`. None when there is none."""
+    return _unstated_universal(claim, span_text) or added_alternative(claim, span_text)
+
+
+def _unstated_universal(claim: Claim, span_text: str) -> str | None:
     stated = {m.group().lower() for m in _UNIVERSAL.finditer(normalise(span_text))}
     for m in _UNIVERSAL.finditer(normalise(claim.text)):
         # "any hours beyond 40" is restricted by its value; "all flights" is not.
         restricted = any(0 <= f.start - m.end() <= _RESTRICTION_REACH for f in claim.facts)
         if m.group().lower() not in stated and not restricted:
             return m.group()
-    return added_alternative(claim, span_text)
+    return None
 
 
 def added_alternative(claim: Claim, span_text: str) -> str | None:
@@ -218,7 +222,8 @@ _CONDITION_WORD = re.compile(r"\b(?:if|unless|provided that|as long as)\b|如果
 def dropped_condition(claim: Claim, span: Span, facts: list[FactResult]) -> str | None:
     """The clause of `span` that makes its rule conditional when the claim states the rule
     without the condition: a threshold ("over $75", "满99元", "6 hours or more") the claim's
-    values do not match, or an "if"/"unless"/"如果" clause. None when nothing is dropped."""
+    values do not match, a cap ("最多5天") where the claim says "全部", or an "if"/"unless"/"如果"
+    clause. None when nothing is dropped."""
     parts = clauses(span.text)
     if not parts:
         return None
@@ -226,8 +231,10 @@ def dropped_condition(claim: Claim, span: Span, facts: list[FactResult]) -> str 
     a, b = parts[best]
     matched = {(f.evidence.start, f.evidence.end) for f in facts if f.evidence is not None}
     said = normalise(claim.sentence or claim.text)
+    # A cap ("最多5天") is a condition too when the claim says "all" where the span caps it.
+    bounds = ("gt", "ge", "le", "lt") if _unstated_universal(claim, span.text) else ("gt", "ge")
     for fact in span.facts:
-        threshold = fact.kind == "number" and fact.value.comparator in ("gt", "ge")  # type: ignore[union-attr]
+        threshold = fact.kind == "number" and fact.value.comparator in bounds  # type: ignore[union-attr]
         if (threshold and a <= fact.start - span.start < b and (fact.start, fact.end) not in matched
                 and _plain_number(fact) not in said):
             return span.text[a:b].strip()
