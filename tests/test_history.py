@@ -108,3 +108,27 @@ def test_two_years_in_one_sentence_are_not_merged(lexical):
     fact = next(f for f in claim.facts if f.status == "mismatched")
     assert (fact.text, fact.evidence_text) == ("25元", "30元")
     assert lexical.verify("2025年手续费为25元。", [source]).claims[0].label == "supported"
+
+
+@pytest.mark.parametrize("text, old", [
+    ("Full-year revenue guidance was raised to $4.9 billion from $4.7 billion.", ["$4.7 billion"]),
+    ("The fee was cut from $1,200 to $1,000.", ["$1,200"]),
+    ("Gross margin was 61.4%, up from 59.8% a year earlier.", ["59.8%"]),
+    ("年费由1500元上调至2000元。", ["1500元"]),
+    ("从2025年的25元调整为30元。", ["25元"]),
+    # "from" without a change is no old value; "up to" is a cap.
+    ("Prices range from $10 to $20.", []),
+    ("Up to 3 people, from $99 per night.", []),
+    ("Prices were raised last year, and plans start from $99.", []),
+])
+def test_the_value_a_change_starts_from_is_past(text, old):
+    (sentence,) = segment_source(Source(id="S1", text=text)).sentences
+    assert [f.text for i, f in enumerate(sentence.facts) if i in sentence.past_facts] == old
+
+
+def test_a_present_claim_does_not_take_the_value_before_a_change(lexical):
+    source = {"id": "S1", "text": "Full-year revenue guidance was raised to $4.9 billion from $4.7 billion."}
+    claim = lexical.verify("Full-year revenue guidance is $4.7 billion.", [source]).claims[0]
+    assert claim.label == "contradicted"
+    fact = next(f for f in claim.facts if f.status == "mismatched")
+    assert (fact.text, fact.evidence_text) == ("$4.7 billion", "$4.9 billion")

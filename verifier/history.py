@@ -11,6 +11,8 @@ speaks of a time before ("before", "prior to", "until" a date) or of a year olde
 newest year in its source, in the past tense or of an edition ("was", "2025 edition", "2025年版").
 Within one sentence, a clause whose year is older than another clause's, with no word that makes
 it a start ("2026年起手续费为30元，2025年手续费为25元"), states the past too: its values are past.
+A value a change starts from is the old value too: "raised to $4.9 billion from $4.7 billion",
+"年费由1500元上调至2000元".
 An older year that is only the baseline of a comparison ("up 12.5 percent from the third quarter
 of 2024", "较2024年增长") leaves the sentence about its own time.
 """
@@ -22,6 +24,7 @@ from bisect import bisect_left
 
 from extractors import Claim, Fact
 from extractors.qualifiers import clauses
+from extractors.text import normalise
 
 _SAYS_SO = re.compile(r"\b(?:previously|formerly|used to|no longer|until recently)\b|此前|以前|原为|原来|曾经|旧版|"
                       r"上一版|不再", re.IGNORECASE)
@@ -82,6 +85,26 @@ def past_clauses(text: str, start: int, end: int, dates: list[Fact]) -> list[tup
             years.append((a, b, max(stated)))
     newest = max((y for _, _, y in years), default=None)
     return [(a, b) for a, b, y in years if y < newest and not _STARTS.search(text[a:b])]  # type: ignore[operator]
+
+
+# A change word, then "from" in the same clause ("up to" is a cap, and ", " ends a clause while
+# "$1,000" does not).
+_CHANGE_EN = re.compile(r"\b(?:rais|increas|lower|reduc|cut|chang|revis|adjust|up(?!\s+to\b)|down(?!\s+to\b)|rose|"
+                        r"fell|grew|climb|dropp|declin|mov|extend|shorten)\w*\b(?:(?!,\s)[^;])*?\bfrom\s+"
+                        r"(?:the\s+|a\s+|an\s+)?$", re.IGNORECASE)
+_CHANGE_ZH_BEFORE = re.compile(r"(?:由|从)[^，。；]{0,10}$")
+_CHANGE_ZH_AFTER = re.compile(r"^[^，。；]{0,6}?(?:调整|上调|下调|提高|降低|增加|减少|提升|下降|上涨|变更|改|延长|缩短)(?:为|至|到)")
+
+
+def previous_values(text: str, start: int, end: int, numbers: list[Fact]) -> set[int]:
+    """Indices into `numbers` (the number facts of the sentence text[start:end]) of the values a
+    change starts from: "$4.7 billion" in "raised to $4.9 billion from $4.7 billion"."""
+    out = set()
+    for i, f in enumerate(numbers):
+        before, after = normalise(text[start:f.start]), normalise(text[f.end:end])
+        if _CHANGE_EN.search(before) or (_CHANGE_ZH_BEFORE.search(before) and _CHANGE_ZH_AFTER.match(after)):
+            out.add(i)
+    return out
 
 
 def about_the_past(claim: Claim, sentence_dates: bool = False) -> bool:
