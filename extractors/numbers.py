@@ -75,7 +75,7 @@ def _patterns() -> dict[str, re.Pattern[str]]:
             + r"(?P<neg>(?<![A-Za-z0-9])-)?$",
             re.IGNORECASE,
         ),
-        "scale": re.compile(r"[ ]?(?:(?P<w>" + alternation(SCALES) + r")" + en + r"|(?P<c>[万亿千百]+))", re.IGNORECASE),
+        "scale": re.compile(r"[ ]?(?:(?P<w>" + alternation(SCALES) + r")" + en + r"|(?P<c>[万亿千百]+)(?!瓦))", re.IGNORECASE),
         "more": re.compile(r"[ ]?(?:多|余|\+)"),
         "pct": re.compile(_SP + r"(?:%|‰|(?<![A-Za-z])per ?cent" + en + r"|个百分点|percentage points?|pp" + en
                           + r"|成(?![本员为功立年人熟绩交果品型分不]))", re.IGNORECASE),

@@ -56,6 +56,7 @@ UNITS = _expand(
         "multiple": ("倍",),
         "item": ("items", "件"),
         "transaction": ("transactions", "transaction", "笔"),
+        "kWh": ("kilowatt-hours", "kilowatt hours", "kilowatt-hour", "kilowatt hour", "kwh", "千瓦时", "度"),
     }
 )
 
@@ -74,6 +75,7 @@ PER_WORDS = _expand(
         "order": ("order", "单", "笔"),
         "km": ("km", "公里"),
         "kg": ("kg", "公斤"),
+        "kWh": ("kwh", "kilowatt-hour", "千瓦时", "度"),  # electricity: 每度 = per kWh
     }
 )
 

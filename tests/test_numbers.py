@@ -237,3 +237,14 @@ def test_chinese_thresholds_and_ages(text, found, comparator, unit):
 def test_a_unit_after_the_comparator_suffix(text, found, comparator, unit):
     fact = next(f for f in extract_numbers(text) if f.kind == "number")
     assert (fact.text, fact.value.comparator, fact.value.unit) == (found, comparator, unit)
+
+
+@pytest.mark.parametrize("text, found, unit, per", [
+    ("年用电量0-2760千瓦时（含）", "0-2760千瓦时", "kWh", None),   # 千 before 瓦 is the unit, not a thousand
+    ("电价0.52元/千瓦时", "0.52元/千瓦时", None, "kWh"),
+    ("每度0.52元", "每度0.52元", None, "kWh"),                      # 度: the everyday word for a kWh
+    ("$0.18 per kWh", "$0.18 per kWh", None, "kWh"),
+])
+def test_electricity_units(text, found, unit, per):
+    (fact,) = [f for f in extract_numbers(text) if f.kind == "number"]
+    assert (fact.text, fact.value.unit, fact.value.per) == (found, unit, per)

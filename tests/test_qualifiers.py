@@ -271,3 +271,12 @@ def test_broadens(analyzer, answer, evidence, words):
     from verifier.qualify import broadens
 
     assert broadens(split_claims(answer, analyzer=analyzer)[0], evidence) == words
+
+
+def test_a_chinese_permission_against_a_chinese_negation_is_opposite(analyzer):
+    from extractors.claims import split_claims
+    from verifier.qualify import polarity_clash
+
+    claim = split_claims("用企业协议价订的房间同样可以累计积分。", analyzer=analyzer)[0]
+    assert polarity_clash(claim, "积分可用于兑换房晚。企业协议价订单不累计积分。")
+    assert not polarity_clash(claim, "企业协议价订单可累计积分。")

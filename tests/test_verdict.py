@@ -171,3 +171,28 @@ def test_all_where_the_evidence_caps_it_is_partial(analyzer):
     assert report.label == "partial"
     assert "最多5天" in report.reason
     assert _label(analyzer, "未休年假最多5天可以结转至次年。", text, scores=high).label == "supported"
+
+
+def test_a_value_the_evidence_reserves_for_a_group_is_partial(analyzer):
+    high = NLIScores(entailment=0.9, neutral=0.08, contradiction=0.02)
+    text = ("While your bag is delayed, you may claim interim expenses of up to $50 per day for a maximum of 5 days; "
+            "Gold members may claim up to $80 per day.")
+    report = _label(analyzer, "You can claim interim expenses of up to $80 per day while your bag is delayed.", text,
+                    scores=high)
+    assert report.label == "partial"
+    assert report.reason == "Source S1 gives up to $80 per day only for Gold members."
+    assert _label(analyzer, "Gold members can claim up to $80 per day.", text, scores=high).label == "supported"
+
+
+def test_anchored_support_needs_the_names_in_that_sentence(analyzer):
+    text = ("BrightBite plans are administered by Northgate Benefit Services, which processes all claims. Appeals of "
+            "denied claims go to the BrightBite Member Advocacy Office within 180 days of the denial.")
+    report = _label(analyzer, "You can appeal to Northgate's claims unit within 180 days.", text)
+    assert report.label != "supported"
+
+
+def test_a_stated_extension_confirms_the_longer_limit(analyzer):
+    text = "Consulates usually decide within 15 calendar days, which can be extended to 45 days in individual cases."
+    report = _label(analyzer, "It can take up to 45 days.", text)
+    (fact,) = [f for f in report.facts if f.kind == "number"]
+    assert (fact.status, fact.evidence_text) == ("matched", "45 days")

@@ -130,7 +130,7 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
     # unless a less relevant span still agrees ("Orders over $75 ship free" after "$14.99").
     deferred: FactResult | None = None
     for cand in ranked:
-        same = [o for o in cand.span.facts if o.kind == fact.kind and _same_dimension(fact, o)]
+        same = [o for o in cand.span.facts if o.kind == fact.kind and same_dimension(fact, o)]
         verdicts = [(o, compare_facts(fact, o)) for o in same]
         agree = next((o for o, v in verdicts if v == "equal"), None) \
             or next((o for o, v in verdicts if v == "compatible" and not _rival_limit(fact, o, verdicts)), None)
@@ -174,6 +174,8 @@ def _rival_limit(fact: Fact, agree: Fact, verdicts: list[tuple[Fact, str]]) -> b
     comparator = fact.value.comparator  # type: ignore[union-attr]
     if comparator == "eq" or agree.value.comparator == comparator:  # type: ignore[union-attr]
         return False
+    if agree.value.value is not None and agree.value.value == fact.value.value:  # type: ignore[union-attr]
+        return False  # "can be extended to 45 days" states the limit "up to 45 days" itself
     return any(v == "different" and o.value.comparator == comparator for o, v in verdicts)  # type: ignore[union-attr]
 
 
@@ -223,7 +225,7 @@ def _comparable(a: Fact, b: Fact) -> bool:
     return (ga == "time") == (gb == "time") or "datetime" in (ga, gb)
 
 
-def _same_dimension(a: Fact, b: Fact) -> bool:
+def same_dimension(a: Fact, b: Fact) -> bool:
     """same_slot without the context words: units, currencies and rates only."""
     return same_slot(a.model_copy(update={"context": ""}), b.model_copy(update={"context": ""}))
 

@@ -16,6 +16,8 @@ catch what the model misses, with the values that differ named in the report:
   so is an opposite word without a negation cue ("include"/"exclude", "收费"/"免费"), and a
   permission against a prohibition ("可以" against "不得").
 - additive claims: "X 也可以 Y" / "X can also Y" needs evidence that names X where it says Y.
+- values for a group: "up to $80 per day" where the evidence gives $80 only to "Gold members"
+  (and $50 to everyone else), when neither the claim nor the asker names the group, is partial.
 - dropped conditions: "Shipping is free" where the evidence says "free for orders over $75"
   (a threshold or an "if" the claim leaves out) is partial.
 - broadened claims: "allowed for all flights" where the evidence says "for flights of 6 hours or
@@ -30,19 +32,23 @@ from dataclasses import dataclass
 from typing import Callable
 
 from extractors import Claim, Fact
+from extractors.compare import compare_facts
 from extractors.qualifiers import (Qualifier, clauses, find_qualifiers, is_negated, negation_scopes,
                                    opposite_words, qualifiers_agree, sentences)
 from extractors.schema import QualifierValue
 from extractors.text import normalise
 from extractors.tokens import content_tokens, token_recall
 from verifier.candidates import Candidate
-from verifier.factcheck import FactResult
+from verifier.factcheck import FactResult, same_dimension
 from verifier.segment import Span
 
 # Slots that describe the asker rather than the thing asked about.
 ASKER_SLOTS = frozenset({"customer", "membership", "region", "employment"})
 # Opposite polarity counts only where the evidence is clearly about the claim.
 POLARITY_MIN_RECALL = 0.6
+# Chinese is matched on character bigrams, and the bigrams across word edges ("间同", "样可")
+# rarely recur in a paraphrase, so the same closeness shows as a lower recall.
+POLARITY_MIN_RECALL_ZH = 0.5
 MODAL_MIN_RECALL = 0.4
 _PERMISSION = re.compile(r"可以|允许|准许|\b(?:can|may|allowed|permitted)\b", re.IGNORECASE)
 _PROHIBITION = re.compile(r"不得|禁止|严禁|不可|不能|不允许|不准|\b(?:cannot|can't|may not|must not|not allowed|"
@@ -102,6 +108,11 @@ def applies_to_asker(claim: Claim, span_text: str, asker: dict[str, set[str]] | 
                for slot, values in asker.items() if slot not in own)
 
 
+def _polarity_min_recall(text: str) -> float:
+    cjk = sum(1 for ch in text if "\u4e00" <= ch <= "\u9fff")
+    return POLARITY_MIN_RECALL_ZH if cjk * 2 > len(text.strip()) else POLARITY_MIN_RECALL
+
+
 def polarity_clash(claim: Claim, span_text: str) -> bool:
     """Whether the claim says the opposite of the span: one negates what the other states, or
     a clause of the span uses the opposite word ("exclude" for "include")."""
@@ -127,7 +138,7 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
     mine = frozenset(content_tokens(claim.text))
     about_claim = any(not content_tokens(scope) or mine & frozenset(content_tokens(scope))
                       for scope in negation_scopes(best))
-    return token_recall(claim.text, best) >= POLARITY_MIN_RECALL and about_claim
+    return token_recall(claim.text, best) >= _polarity_min_recall(claim.text) and about_claim
 
 
 # "X 也可以 Y", "X can also Y": the answer extends a rule to X. Small models read "试用期员工也可以
@@ -216,6 +227,32 @@ def _phrase_length(rest: str, n_tokens: int) -> int:
 
 
 CONDITION_STATED_RECALL = 0.5  # share of a condition's words the claim must hold to state it
+# Slots that name a group of people a value may be reserved for.
+GROUP_SLOTS = ASKER_SLOTS | {"tier"}
+
+
+def group_value(claim: Claim, facts: list[FactResult], span: Span,
+                asker: dict[str, set[str]] | None = None) -> tuple[str, str] | None:
+    """(value, group) when a value the claim matched is one the span gives only to a group the
+    claim and the asker do not name, beside another value for everyone else: "Skyrill Gold
+    members may claim up to $80 per day" after "up to $50 per day"."""
+    named = {q.slot for q in find_qualifiers(claim.source_text)} | set(asker or {})
+    parts = clauses(span.text)
+    for result in facts:
+        value = result.evidence
+        if result.status != "matched" or value is None or result.fact.kind != "number" \
+                or not span.start <= value.start < span.end:
+            continue
+        at = value.start - span.start
+        a, b = next(((a, b) for a, b in parts if a <= at < b), (0, 0))
+        groups = [q for q in find_qualifiers(span.text[a:b]) if q.slot in GROUP_SLOTS and q.slot not in named]
+        others = [o for o in span.facts if o.kind == "number" and not a <= o.start - span.start < b
+                  and same_dimension(value, o) and compare_facts(value, o) == "different"]
+        if groups and others:
+            return value.text, groups[0].text
+    return None
+
+
 _CONDITION_WORD = re.compile(r"\b(?:if|unless|provided that|as long as)\b|如果|若|只要|除非|只有", re.IGNORECASE)
 
 

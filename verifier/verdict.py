@@ -7,13 +7,14 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ConfigDict, Field
 
 from extractors import Claim
+from extractors.text import match_key
 from extractors.tokens import token_recall
 from models.base import NLIScores
 from verifier.candidates import Candidate
 from verifier.canonical import claim_for_span, model_text
 from verifier.factcheck import FactResult
 from verifier.messages import message, quote
-from verifier.qualify import added_alternative, applies_to_asker, broadens, check_qualifiers, dropped_condition, polarity_clash, unstated_subject
+from verifier.qualify import added_alternative, applies_to_asker, broadens, check_qualifiers, dropped_condition, group_value, polarity_clash, unstated_subject
 from verifier.schema import ClaimReport, Evidence, Label
 
 
@@ -129,6 +130,9 @@ def label_claim(
         elif added is not None:
             label = "partial"
             reason = message(language, "added_alternative", source=resting_on.source_id, words=added)
+        elif (reserved := group_value(claim, facts, resting_on, asker)) is not None:
+            label = "partial"
+            reason = message(language, "group_value", source=resting_on.source_id, value=reserved[0], group=reserved[1])
         elif (condition := dropped_condition(claim, resting_on, facts)) is not None:
             label = "partial"
             reason = message(language, "dropped_condition", source=resting_on.source_id, quote=quote(condition))
@@ -185,10 +189,15 @@ def _anchored(claim: Claim, grounded: list[ScoredCandidate], facts: list[FactRes
     if thresholds.anchored >= 1 or not values or any(f.status != "matched" or f.evidence is None for f in values):
         return None
 
+    names = [match_key(f.fact.text) for f in facts if f.fact.kind == "entity"]
+
     def states_every_value(s: ScoredCandidate) -> bool:
+        # Names too: "appeal to Northgate's claims unit within 180 days" is not anchored by
+        # "Appeals ... go to the Member Advocacy Office within 180 days", whatever else names Northgate.
         span = s.candidate.span
         return all(f.source_id == span.source_id and span.start <= f.evidence.start  # type: ignore[union-attr]
-                   and f.evidence.end <= span.end for f in values)  # type: ignore[union-attr]
+                   and f.evidence.end <= span.end for f in values) \
+            and all(name in match_key(span.text) for name in names)  # type: ignore[union-attr]
 
     anchors = [s for s in grounded if states_every_value(s) and broadens(claim, s.candidate.span.text) is None]
     return _verbatim(claim, anchors, thresholds.model_copy(update={"verbatim": thresholds.anchored}))
