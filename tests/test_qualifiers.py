@@ -265,6 +265,7 @@ def test_a_bound_is_no_prohibition(lexical):
     ("Ride-share and taxi costs are reimbursable.", "Ride-share and taxis are reimbursable.", None),
     ("Hours beyond 40 are paid at time and a half.", "Hours over 40 are paid at 1.5 times the rate.", None),
     ("Unlimited Plus includes 50 GB of data.", "The plan includes 50 GB of data.", None),
+    ("Submit claims through the app or website.", "Submit claims through the Pawsure app or online.", None),
 ])
 def test_broadens(analyzer, answer, evidence, words):
     from extractors.claims import split_claims

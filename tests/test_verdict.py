@@ -196,3 +196,13 @@ def test_a_stated_extension_confirms_the_longer_limit(analyzer):
     report = _label(analyzer, "It can take up to 45 days.", text)
     (fact,) = [f for f in report.facts if f.kind == "number"]
     assert (fact.status, fact.evidence_text) == ("matched", "45 days")
+
+
+def test_the_company_a_source_speaks_for_is_no_unstated_subject(analyzer):
+    high = NLIScores(entailment=0.9, neutral=0.08, contradiction=0.02)
+    text = ("FixPoint Repairs - Mail-in Service. Request a prepaid shipping label online; the label and protective "
+            "packaging are free.")
+    assert _label(analyzer, "FixPoint also provides the protective packaging at no cost.", text,
+                  scores=high).label == "supported"
+    assert _label(analyzer, "Contractors also get the protective packaging at no cost.", text,
+                  scores=high).label == "partial"

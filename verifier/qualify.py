@@ -205,6 +205,9 @@ def added_alternative(claim: Claim, span_text: str) -> str | None:
             continue  # inside a value: "一千二百及以上"
         rest = re.split(r"[,;，；。、]", text[m.end():], maxsplit=1)[0]
         joined = content_tokens(rest)[:_COORDINATED_WORDS]
+        before = content_tokens(text[:m.start()])[-1:]
+        if before and re.search(rf"\b{re.escape(before[0][:4])}\w*\s+{m.group()}\b", normalise(span_text), re.IGNORECASE):
+            continue  # the span lists alternatives at the same place: "app or online" for "app or website"
         if joined and not have.intersection(map(_word_key, joined)) and not _NUMERAL_WORDS.intersection(joined):
             return claim.text[m.start():m.end() + _phrase_length(rest, len(joined))].strip()
     return None

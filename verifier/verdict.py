@@ -123,6 +123,9 @@ def label_claim(
     if label == "supported" and (pinned or best) is not None:
         resting_on = (pinned or best).candidate.span  # type: ignore[union-attr]
         subject = unstated_subject(claim, resting_on.text)
+        if subject is not None and any(f.fact.kind == "entity" and f.status == "matched"
+                                       and match_key(f.fact.text) == match_key(subject) for f in facts):
+            subject = None  # "FixPoint also provides ...": the company the sources speak for
         added = added_alternative(claim, resting_on.text) if subject is None else None
         if subject is not None:
             label = "partial"
