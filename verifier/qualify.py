@@ -230,17 +230,20 @@ def _phrase_length(rest: str, n_tokens: int) -> int:
 
 
 CONDITION_STATED_RECALL = 0.5  # share of a condition's words the claim must hold to state it
-# Slots that name a group of people a value may be reserved for.
-GROUP_SLOTS = ASKER_SLOTS | {"tier"}
+# Tiers a value may be reserved for within one page ("Gold members may claim up to $80"). Who a
+# whole page is for (personal vs enterprise, employees) is usually said once, so not these.
+GROUP_SLOTS = frozenset({"tier", "membership"})
 
 
 def group_value(claim: Claim, facts: list[FactResult], span: Span,
                 asker: dict[str, set[str]] | None = None) -> tuple[str, str] | None:
     """(value, group) when a value the claim matched is one the span gives only to a group the
     claim and the asker do not name, beside another value for everyone else: "Skyrill Gold
-    members may claim up to $80 per day" after "up to $50 per day"."""
+    members may claim up to $80 per day" after "up to $50 per day" (a value for the same thing:
+    its clause shares a word of the claim beside the values)."""
     named = {q.slot for q in find_qualifiers(claim.source_text)} | set(asker or {})
     parts = clauses(span.text)
+    mine = frozenset(content_tokens(claim.text)) - frozenset(t for f in claim.facts for t in content_tokens(f.text))
     for result in facts:
         value = result.evidence
         if result.status != "matched" or value is None or result.fact.kind != "number" \
@@ -250,10 +253,16 @@ def group_value(claim: Claim, facts: list[FactResult], span: Span,
         a, b = next(((a, b) for a, b in parts if a <= at < b), (0, 0))
         groups = [q for q in find_qualifiers(span.text[a:b]) if q.slot in GROUP_SLOTS and q.slot not in named]
         others = [o for o in span.facts if o.kind == "number" and not a <= o.start - span.start < b
-                  and same_dimension(value, o) and compare_facts(value, o) == "different"]
+                  and same_dimension(value, o) and compare_facts(value, o) == "different"
+                  and mine & frozenset(content_tokens(_clause_of(span, o)))]
         if groups and others:
             return value.text, groups[0].text
     return None
+
+
+def _clause_of(span: Span, fact: Fact) -> str:
+    at = fact.start - span.start
+    return next((span.text[a:b] for a, b in clauses(span.text) if a <= at < b), "")
 
 
 _CONDITION_WORD = re.compile(r"\b(?:if|unless|provided that|as long as)\b|如果|若|只要|除非|只有", re.IGNORECASE)
