@@ -55,6 +55,7 @@ UNITS = _expand(
         "times": ("times", "次"),
         "multiple": ("倍",),
         "item": ("items", "件"),
+        "sheet": ("张",),  # tickets, vouchers, cards: 两张免费升级券
         "transaction": ("transactions", "transaction", "笔"),
         "kWh": ("kilowatt-hours", "kilowatt hours", "kilowatt-hour", "kilowatt hour", "kwh", "千瓦时", "度"),
     }

@@ -281,3 +281,18 @@ def test_a_chinese_permission_against_a_chinese_negation_is_opposite(analyzer):
     claim = split_claims("用企业协议价订的房间同样可以累计积分。", analyzer=analyzer)[0]
     assert polarity_clash(claim, "积分可用于兑换房晚。企业协议价订单不累计积分。")
     assert not polarity_clash(claim, "企业协议价订单可累计积分。")
+
+
+@pytest.mark.parametrize("answer, clash", [
+    ("You can collect the bus pass from the school office.", True),     # the side "not by ..." rules out
+    ("Bus passes are issued by the Transportation Office.", False),
+    ("Returns are accepted within 30 days.", False),                   # "30 days, not 60" rules out 60 only
+])
+def test_a_contrast_clause_rules_a_side_out(analyzer, answer, clash):
+    from extractors.claims import split_claims
+    from verifier.qualify import polarity_clash
+
+    claim = split_claims(answer, analyzer=analyzer)[0]
+    span = ("Bus passes are issued by the Transportation Office, not by individual schools."
+            if "ass" in answer else "Returns are accepted within 30 days, not 60 days.")
+    assert polarity_clash(claim, span) is clash

@@ -136,9 +136,25 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
     # The negation must bear on what the claim says: "cancel at any time with no penalty"
     # does not deny "you can cancel at any time".
     mine = frozenset(content_tokens(claim.text))
+    if _ruled_out(mine, span_text) and token_recall(claim.text, span_text) >= _polarity_min_recall(claim.text):
+        return True
     about_claim = any(not content_tokens(scope) or mine & frozenset(content_tokens(scope))
                       for scope in negation_scopes(best))
     return token_recall(claim.text, best) >= _polarity_min_recall(claim.text) and about_claim
+
+
+_CONTRAST = re.compile(r"\s*(?:(?:and\s+)?not\b|rather than\b|instead of\b|而不是|而非|并非|不是由|不由)", re.IGNORECASE)
+
+
+def _ruled_out(claim_words: frozenset[str], span_text: str) -> bool:
+    """Whether the claim takes a side a contrast clause of the span rules out: "issued by the
+    Transportation Office, not by individual schools" against "collect it from the school office"."""
+    for a, b in clauses(span_text):
+        if _CONTRAST.match(normalise(span_text[a:b])):
+            rest = frozenset(content_tokens(span_text[:a] + " " + span_text[b:]))
+            if claim_words & (frozenset(content_tokens(span_text[a:b])) - rest):
+                return True
+    return False
 
 
 # "X 也可以 Y", "X can also Y": the answer extends a rule to X. Small models read "试用期员工也可以
