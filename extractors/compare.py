@@ -18,7 +18,8 @@ Rules for numbers (documented here because the fact-check step depends on them):
   when the less precise side equals the other rounded to its stated digits
   (``$3.2B`` ~ ``$3.21B``, ``1.2 km`` ~ ``1,247 m``). Precision comes from the Decimal
   exponent the extractor keeps (``3.2E+9`` is stated to 0.1 billion).
-- Two limits agree only when they match: ``up to 500`` vs ``up to 300`` and ``within 7 days``
+- Two limits agree only when they match (``over 4800`` ~ ``4800 or more``: the edge alone
+  differs): ``up to 500`` vs ``up to 300`` and ``within 7 days``
   vs ``within 1-5 days`` are "different"; ``within 5 days`` vs ``within 1-5 days`` is
   "compatible". Against a plain value or range, a range's own ``内``/``within`` is ignored.
 """
@@ -193,7 +194,9 @@ def _compare_scaled(qa: Quantity, fa: Decimal, qb: Quantity, fb: Decimal) -> Com
     la = qa.comparator != "eq" and qa.value is not None
     lb = qb.comparator != "eq" and qb.value is not None
     if la and lb:
-        return "different"
+        # "超过4800度" and "4800度以上" differ only at the edge itself.
+        same_side = {qa.comparator, qb.comparator} in ({"gt", "ge"}, {"lt", "le"})
+        return "compatible" if same_side and alo == blo else "different"
     tol = _tolerance(qa, fa) + _tolerance(qb, fb)
     if la or lb:
         cmp, limit, other, (lo, hi) = (qa.comparator, alo, qb, (blo, bhi)) if la else (qb.comparator, blo, qa, (alo, ahi))

@@ -202,3 +202,9 @@ def test_describe(text, expected):
 def test_months_against_days_fit_the_calendar(a, b, verdict):
     assert compare_facts(one(a), one(b)) == verdict
     assert compare_facts(one(b), one(a)) == verdict
+
+
+def test_limits_on_the_same_side_differ_only_at_the_edge():
+    assert compare_facts(one("超过4800度"), one("4800千瓦时以上")) == "compatible"
+    assert compare_facts(one("over 500"), one("at least 600")) == "different"
+    assert compare_facts(one("under 18"), one("18 or younger")) == "compatible"

@@ -132,3 +132,9 @@ def test_a_present_claim_does_not_take_the_value_before_a_change(lexical):
     assert claim.label == "contradicted"
     fact = next(f for f in claim.facts if f.status == "mismatched")
     assert (fact.text, fact.evidence_text) == ("$4.7 billion", "$4.9 billion")
+
+
+def test_before_an_older_date_in_chinese_is_past():
+    text = ("积分规则（2026年版）。2025年12月31日前获得的积分，有效期为12个月。2026年1月1日起获得的积分，有效期为24个月。"
+            "年假须在3月31日前休完。")
+    assert [s.past for s in segment_source(Source(id="S1", text=text)).sentences] == [False, True, False, False]

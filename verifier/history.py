@@ -8,7 +8,8 @@ must not rest on it, nor take its values as matches; a claim that speaks of the 
 
 A sentence counts as past when it says so ("previously", "no longer", "此前", "旧版"), or when it
 speaks of a time before ("before", "prior to", "until" a date) or of a year older than the
-newest year in its source, in the past tense or of an edition ("was", "2025 edition", "2025年版").
+newest year in its source, in the past tense or of an edition ("was", "2025 edition", "2025年版"),
+or (Chinese having no tense) before such a year's date ("2025年12月31日前获得的积分").
 Within one sentence, a clause whose year is older than another clause's, with no word that makes
 it a start ("2026年起手续费为30元，2025年手续费为25元"), states the past too: its values are past.
 A value a change starts from is the old value too: "raised to $4.9 billion from $4.7 billion",
@@ -29,6 +30,7 @@ from extractors.text import normalise
 _SAYS_SO = re.compile(r"\b(?:previously|formerly|used to|no longer|until recently)\b|此前|以前|原为|原来|曾经|旧版|"
                       r"上一版|不再", re.IGNORECASE)
 _BEFORE = re.compile(r"\b(?:before|prior to|until)\s*$", re.IGNORECASE)
+_BEFORE_ZH = re.compile(r"\s*(?:之前|以前|前)")
 _PAST_TENSE = re.compile(r"\b(?:was|were|had)\b", re.IGNORECASE)
 _PRESENT_TENSE = re.compile(r"\b(?:is|are|will|must|can|may|applies|apply)\b", re.IGNORECASE)
 # Words that make the year after them a comparison baseline, not the sentence's own time.
@@ -60,8 +62,11 @@ def past_sentences(text: str, sentences: list[tuple[int, int]], dates: list[Fact
                   if d.value.year is not None and not _BASELINE.search(text[start:d.start])]
         stated += [int(m.group(1) or m.group(2)) for m in _EDITION_YEAR.finditer(sentence)]
         older = newest is not None and any(year < newest for year in stated)
+        # "2025年12月31日前获得的积分": before an older date, in Chinese, which has no tense.
+        before_older_zh = newest is not None and any(
+            _BEFORE_ZH.match(text, d.end) and (d.value.year or newest) < newest for d in inside)  # type: ignore[union-attr]
         past_tense = bool(_PAST_TENSE.search(sentence)) and not _PRESENT_TENSE.search(sentence)
-        if (_SAYS_SO.search(sentence) or (before and _PAST_TENSE.search(sentence))
+        if (_SAYS_SO.search(sentence) or (before and _PAST_TENSE.search(sentence)) or before_older_zh
                 or (older and (past_tense or _EDITION.search(sentence)))):
             out.add(i)
     return out
