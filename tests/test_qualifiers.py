@@ -269,7 +269,7 @@ def test_a_bound_is_no_prohibition(lexical):
 ])
 def test_broadens(analyzer, answer, evidence, words):
     from extractors.claims import split_claims
-    from verifier.qualify import broadens
+    from verifier.breadth import broadens
 
     assert broadens(split_claims(answer, analyzer=analyzer)[0], evidence) == words
 

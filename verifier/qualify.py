@@ -16,13 +16,6 @@ catch what the model misses, with the values that differ named in the report:
   so is an opposite word without a negation cue ("include"/"exclude", "收费"/"免费"), and a
   permission against a prohibition ("可以" against "不得").
 - additive claims: "X 也可以 Y" / "X can also Y" needs evidence that names X where it says Y.
-- values for a group: "up to $80 per day" where the evidence gives $80 only to "Gold members"
-  (and $50 to everyone else), when neither the claim nor the asker names the group, is partial.
-- dropped conditions: "Shipping is free" where the evidence says "free for orders over $75"
-  (a threshold or an "if" the claim leaves out) is partial.
-- broadened claims: "allowed for all flights" where the evidence says "for flights of 6 hours or
-  more", or "a Vice President or a director" where it names only the Vice President. The words
-  match, so the rules that support close paraphrases without the model must not fire.
 """
 
 from __future__ import annotations
@@ -32,15 +25,13 @@ from dataclasses import dataclass
 from typing import Callable
 
 from extractors import Claim, Fact
-from extractors.compare import compare_facts
 from extractors.qualifiers import (Qualifier, clauses, find_qualifiers, is_negated, negation_scopes,
                                    opposite_words, qualifiers_agree, sentences)
 from extractors.schema import QualifierValue
 from extractors.text import normalise
 from extractors.tokens import content_tokens, token_recall
 from verifier.candidates import Candidate
-from verifier.factcheck import FactResult, same_dimension
-from verifier.segment import Span
+from verifier.factcheck import FactResult
 
 # Slots that describe the asker rather than the thing asked about.
 ASKER_SLOTS = frozenset({"customer", "membership", "region", "employment"})
@@ -178,146 +169,6 @@ def unstated_subject(claim: Claim, span_text: str) -> str | None:
     stated = max((span_text[a:b] for a, b in sentences(span_text)),
                  key=lambda part: token_recall(rest, part), default=span_text)
     return subject if token_recall(subject, stated) < SUBJECT_MIN_RECALL else None
-
-
-_UNIVERSAL = re.compile(r"\b(?:all|any|every|everyone|everybody|anyone|anybody|anything|everything|always|"
-                        r"whatever|whenever|wherever|regardless|no matter)\b|所有|任何|一律|全部|一切|"
-                        r"无论|不论|任意|凡是|总是|始终|均可|都可以|都能", re.IGNORECASE)
-_COORDINATOR = re.compile(r"\b(?:or|and|nor)\b|或者|或是|以及|或|及|和|与")
-_COORDINATED_WORDS = 2
-_RESTRICTION_REACH = 20  # characters from a universal to the value that restricts it
-_NUMERAL_WORDS = frozenset("half quarter third one two three four five six seven eight nine ten".split())  # "time and a half"
-
-
-def _word_key(token: str) -> str:
-    # The light stemmer leaves "taxis" whole; four letters are enough to tell an added word.
-    return token[:4] if token.isascii() else token
-
-
-def broadens(claim: Claim, span_text: str) -> str | None:
-    """The words by which the claim says more than the span while using its words: a universal
-    ("all", "任何") the span lacks, or an `added_alternative`. None when there is none."""
-    return _unstated_universal(claim, span_text) or added_alternative(claim, span_text)
-
-
-def _unstated_universal(claim: Claim, span_text: str) -> str | None:
-    stated = {m.group().lower() for m in _UNIVERSAL.finditer(normalise(span_text))}
-    for m in _UNIVERSAL.finditer(normalise(claim.text)):
-        # "any hours beyond 40" is restricted by its value; "all flights" is not.
-        restricted = any(0 <= f.start - m.end() <= _RESTRICTION_REACH for f in claim.facts)
-        if m.group().lower() not in stated and not restricted:
-            return m.group()
-    return None
-
-
-def added_alternative(claim: Claim, span_text: str) -> str | None:
-    """An alternative or addition joined by "or"/"and"/"或" whose words the span lacks: "a Vice
-    President or a director" where the span names only the Vice President. Unlike a universal
-    ("All flights must be booked through Navan"), it is never implied by the span."""
-    text = normalise(claim.text)
-    have = frozenset(map(_word_key, content_tokens(span_text)))
-    for m in _COORDINATOR.finditer(text):
-        if any(f.start <= m.start() < f.end for f in claim.facts):
-            continue  # inside a value: "一千二百及以上"
-        rest = re.split(r"[,;，；。、]", text[m.end():], maxsplit=1)[0]
-        joined = content_tokens(rest)[:_COORDINATED_WORDS]
-        before = content_tokens(text[:m.start()])[-1:]
-        if before and re.search(rf"\b{re.escape(before[0][:4])}\w*\s+{m.group()}\b", normalise(span_text), re.IGNORECASE):
-            continue  # the span lists alternatives at the same place: "app or online" for "app or website"
-        if joined and not have.intersection(map(_word_key, joined)) and not _NUMERAL_WORDS.intersection(joined):
-            return claim.text[m.start():m.end() + _phrase_length(rest, len(joined))].strip()
-    return None
-
-
-_ZH_PHRASE_END = re.compile(r"(?<=.)[可能需要应是的在为有将会]")
-
-
-def _phrase_length(rest: str, n_tokens: int) -> int:
-    """Characters of `rest` up to its `n_tokens`-th content token; a Chinese run up to its verb
-    or particle ("或项目负责人可以…" -> "项目负责人"), 6 characters at most."""
-    for word in re.finditer(r"\S+", rest):
-        if word.group().isascii():
-            if len(content_tokens(rest[:word.end()])) >= n_tokens:
-                return word.end()
-            continue
-        stop = _ZH_PHRASE_END.search(word.group())
-        return word.start() + min(stop.start() if stop else len(word.group()), 6)
-    return len(rest)
-
-
-CONDITION_STATED_RECALL = 0.5  # share of a condition's words the claim must hold to state it
-# Tiers a value may be reserved for within one page ("Gold members may claim up to $80"). Who a
-# whole page is for (personal vs enterprise, employees) is usually said once, so not these.
-GROUP_SLOTS = frozenset({"tier", "membership"})
-
-
-def group_value(claim: Claim, facts: list[FactResult], span: Span,
-                asker: dict[str, set[str]] | None = None) -> tuple[str, str] | None:
-    """(value, group) when a value the claim matched is one the span gives only to a group the
-    claim and the asker do not name, beside another value for everyone else: "Skyrill Gold
-    members may claim up to $80 per day" after "up to $50 per day" (a value for the same thing:
-    its clause shares a word of the claim beside the values)."""
-    named = {q.slot for q in find_qualifiers(claim.source_text)} | set(asker or {})
-    parts = clauses(span.text)
-    mine = frozenset(content_tokens(claim.text)) - frozenset(t for f in claim.facts for t in content_tokens(f.text))
-    for result in facts:
-        value = result.evidence
-        if result.status != "matched" or value is None or result.fact.kind != "number" \
-                or not span.start <= value.start < span.end:
-            continue
-        at = value.start - span.start
-        a, b = next(((a, b) for a, b in parts if a <= at < b), (0, 0))
-        groups = [q for q in find_qualifiers(span.text[a:b]) if q.slot in GROUP_SLOTS and q.slot not in named]
-        others = [o for o in span.facts if o.kind == "number" and not a <= o.start - span.start < b
-                  and same_dimension(value, o) and compare_facts(value, o) == "different"
-                  and mine & frozenset(content_tokens(_clause_of(span, o)))]
-        if groups and others:
-            return value.text, groups[0].text
-    return None
-
-
-def _clause_of(span: Span, fact: Fact) -> str:
-    at = fact.start - span.start
-    return next((span.text[a:b] for a, b in clauses(span.text) if a <= at < b), "")
-
-
-_CONDITION_WORD = re.compile(r"\b(?:if|unless|provided that|as long as)\b|如果|若|只要|除非|只有", re.IGNORECASE)
-
-
-def dropped_condition(claim: Claim, span: Span, facts: list[FactResult]) -> str | None:
-    """The clause of `span` that makes its rule conditional when the claim states the rule
-    without the condition: a threshold ("over $75", "满99元", "6 hours or more") the claim's
-    values do not match, a cap ("最多5天") where the claim says "全部", or an "if"/"unless"/"如果"
-    clause. None when nothing is dropped."""
-    parts = clauses(span.text)
-    if not parts:
-        return None
-    best = max(range(len(parts)), key=lambda k: token_recall(claim.text, span.text[slice(*parts[k])]))
-    a, b = parts[best]
-    matched = {(f.evidence.start, f.evidence.end) for f in facts if f.evidence is not None}
-    said = normalise(claim.sentence or claim.text)
-    # A cap ("最多5天") is a condition too when the claim says "all" where the span caps it.
-    bounds = ("gt", "ge", "le", "lt") if _unstated_universal(claim, span.text) else ("gt", "ge")
-    for fact in span.facts:
-        threshold = fact.kind == "number" and fact.value.comparator in bounds  # type: ignore[union-attr]
-        if (threshold and a <= fact.start - span.start < b and (fact.start, fact.end) not in matched
-                and _plain_number(fact) not in said):
-            return span.text[a:b].strip()
-    if _CONDITION_WORD.search(said):
-        return None
-    for k in (best, best - 1):
-        part = span.text[slice(*parts[k])].strip() if k >= 0 else ""
-        condition = part if _CONDITION_WORD.match(part) else part[m.start():] if k == best and (
-            m := _CONDITION_WORD.search(part)) else ""
-        # "within 72 hours of a confirmed breach" states "If a breach ... is confirmed" in other words.
-        if condition and token_recall(condition, said) < CONDITION_STATED_RECALL:
-            return part
-    return None
-
-
-def _plain_number(fact: Fact) -> str:
-    value = fact.value.value if fact.value.value is not None else fact.value.low  # type: ignore[union-attr]
-    return format(value.normalize(), "f") if value is not None else fact.text
 
 
 def _places(claim: Claim, facts: list[FactResult], candidates: list[Candidate],

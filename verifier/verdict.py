@@ -10,11 +10,12 @@ from extractors import Claim
 from extractors.text import match_key
 from extractors.tokens import token_recall
 from models.base import NLIScores
+from verifier.breadth import added_alternative, broadens, dropped_condition, group_value
 from verifier.candidates import Candidate
 from verifier.canonical import claim_for_span, model_text
 from verifier.factcheck import FactResult
 from verifier.messages import message, quote
-from verifier.qualify import added_alternative, applies_to_asker, broadens, check_qualifiers, dropped_condition, group_value, polarity_clash, unstated_subject
+from verifier.qualify import applies_to_asker, check_qualifiers, polarity_clash, unstated_subject
 from verifier.schema import ClaimReport, Evidence, Label
 
 
