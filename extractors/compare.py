@@ -3,12 +3,11 @@
 Rules for numbers (documented here because the fact-check step depends on them):
 - Script and format never matter: ``1-5`` = ``1 到 5``, ``三百元`` = ``300 元``.
 - Units convert within a dimension (m/km, g/kg, ms/s/min/h/day/week, month/year, MB/GB/TB).
-  Months and years do not convert to days or weeks: when the days fit that many calendar months
-  (28-31 days each; a year 360-372) the two are "close" (``30 days`` / ``1 month``, ``180天`` /
-  ``半年``): neither a match, since the sources' tolerance is formats and approximations only,
-  nor a contradiction.
   ``business_day`` vs ``day`` share a slot but do not convert: equal numbers are only
-  "compatible", anything else "different".
+  "compatible", anything else "different". Months and years do not convert to days or weeks
+  either: when the days fit that many calendar months (28-31 days each; a year 360-372) the two
+  are "close" (``30 days`` / ``1 month``, ``180天`` / ``半年``): neither a match, since tolerance
+  is formats and approximations only, nor a contradiction.
 - ``equal``: same comparator and same value or range after unit conversion (approximation
   flags ignored), and no side states a currency, unit or rate the other lacks (then at most
   "compatible").

@@ -112,6 +112,16 @@ def previous_values(text: str, start: int, end: int, numbers: list[Fact]) -> set
     return out
 
 
+def past_facts(text: str, start: int, end: int, facts: list[Fact]) -> frozenset[int]:
+    """Indices into `facts` (those of the sentence text[start:end], not itself past) of the
+    facts it states as past: those in an older clause, and the values a change starts from."""
+    earlier = past_clauses(text, start, end, [f for f in facts if f.kind == "date"])
+    numbers = [k for k, f in enumerate(facts) if f.kind == "number"]
+    old = previous_values(text, start, end, [facts[k] for k in numbers])
+    return frozenset(k for k, f in enumerate(facts) if any(a <= f.start < b for a, b in earlier)) \
+        | frozenset(numbers[n] for n in old)
+
+
 def about_the_past(claim: Claim, sentence_dates: bool = False) -> bool:
     """Whether a claim may rest on past sentences: it speaks of the past, or names a date.
     `sentence_dates`: the answer sentence the claim was cut from names a date ("In Q3 2025,

@@ -14,7 +14,7 @@ from extractors.dates import extract_dates
 from extractors.numbers import extract_numbers
 from extractors.nlp import split_sentences
 from extractors.tokens import content_tokens
-from verifier.history import past_clauses, past_sentences, previous_values
+from verifier.history import past_facts, past_sentences
 from verifier.schema import Source
 
 
@@ -91,15 +91,8 @@ def segment_source(source: Source, as_of: dt.date | None = None) -> SegmentedSou
             inside.append(facts[j])
             j += 1
         sentence = text[start:end]
-        if i in past:
-            past_facts = frozenset(range(len(inside)))
-        else:
-            earlier = past_clauses(text, start, end, [f for f in inside if f.kind == "date"])
-            numbers = [k for k, f in enumerate(inside) if f.kind == "number"]
-            old = previous_values(text, start, end, [inside[k] for k in numbers])
-            past_facts = frozenset(k for k, f in enumerate(inside) if any(a <= f.start < b for a, b in earlier)) \
-                | frozenset(numbers[j] for j in old)
+        stated_before = frozenset(range(len(inside))) if i in past else past_facts(text, start, end, inside)
         spans.append(Span(source.id, start, end, sentence, tuple(inside), frozenset(content_tokens(sentence)), (i, i),
-                          i in past, past_facts))
+                          i in past, stated_before))
     reason = currency_of(source, as_of)
     return SegmentedSource(source, tuple(spans), tuple(facts), reason is None, reason)

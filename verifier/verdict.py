@@ -17,6 +17,7 @@ from verifier.factcheck import FactResult
 from verifier.messages import message, quote
 from verifier.qualify import applies_to_asker, check_qualifiers, polarity_clash, unstated_subject
 from verifier.schema import ClaimReport, Evidence, Label
+from verifier.segment import Span
 
 
 class Thresholds(BaseModel):
@@ -122,24 +123,9 @@ def label_claim(
             reason = message(language, "unsupported" if has_sources else "no_sources")
 
     if label == "supported" and (pinned or best) is not None:
-        resting_on = (pinned or best).candidate.span  # type: ignore[union-attr]
-        subject = unstated_subject(claim, resting_on.text)
-        if subject is not None and any(f.fact.kind == "entity" and f.status == "matched"
-                                       and match_key(f.fact.text) == match_key(subject) for f in facts):
-            subject = None  # "FixPoint also provides ...": the company the sources speak for
-        added = added_alternative(claim, resting_on.text) if subject is None else None
-        if subject is not None:
-            label = "partial"
-            reason = message(language, "other_subject", source=resting_on.source_id, subject=subject)
-        elif added is not None:
-            label = "partial"
-            reason = message(language, "added_alternative", source=resting_on.source_id, words=added)
-        elif (reserved := group_value(claim, facts, resting_on, asker)) is not None:
-            label = "partial"
-            reason = message(language, "group_value", source=resting_on.source_id, value=reserved[0], group=reserved[1])
-        elif (condition := dropped_condition(claim, resting_on, facts)) is not None:
-            label = "partial"
-            reason = message(language, "dropped_condition", source=resting_on.source_id, quote=quote(condition))
+        narrower = _says_more(claim, (pinned or best).candidate.span, facts, asker, language)  # type: ignore[union-attr]
+        if narrower is not None:
+            label, reason = "partial", narrower
 
     return ClaimReport(
         id=claim_id,
@@ -154,6 +140,26 @@ def label_claim(
         facts=[f.to_report() for f in facts],
         evidence=_evidence(scored, label, thresholds, pinned),
     )
+
+
+def _says_more(claim: Claim, span: Span, facts: list[FactResult], asker: dict[str, set[str]] | None,
+               language: str) -> str | None:
+    """Why the span a supported claim rests on says less than the claim, or None: the claim
+    extends the rule to someone the span does not name, adds an alternative, takes a value the
+    span reserves for a tier, or drops the span's condition."""
+    source = span.source_id
+    subject = unstated_subject(claim, span.text)
+    if subject is not None and not any(f.fact.kind == "entity" and f.status == "matched"
+                                       and match_key(f.fact.text) == match_key(subject) for f in facts):
+        # (a subject the sources name, "FixPoint also provides ...", is the company they speak for)
+        return message(language, "other_subject", source=source, subject=subject)
+    if (added := added_alternative(claim, span.text)) is not None:
+        return message(language, "added_alternative", source=source, words=added)
+    if (reserved := group_value(claim, facts, span, asker)) is not None:
+        return message(language, "group_value", source=source, value=reserved[0], group=reserved[1])
+    if (condition := dropped_condition(claim, span, facts)) is not None:
+        return message(language, "dropped_condition", source=source, quote=quote(condition))
+    return None
 
 
 def overlap(claim: Claim, scored: ScoredCandidate) -> float:
