@@ -102,27 +102,20 @@ def group_value(claim: Claim, facts: list[FactResult], span: Span,
     members may claim up to $80 per day" after "up to $50 per day" (a value for the same thing:
     its clause shares a word of the claim beside the values)."""
     named = {q.slot for q in find_qualifiers(claim.source_text)} | set(asker or {})
-    parts = clauses(span.text)
     mine = frozenset(content_tokens(claim.text)) - frozenset(t for f in claim.facts for t in content_tokens(f.text))
     for result in facts:
         value = result.evidence
         if result.status != "matched" or value is None or result.fact.kind != "number" \
                 or not span.start <= value.start < span.end:
             continue
-        at = value.start - span.start
-        a, b = next(((a, b) for a, b in parts if a <= at < b), (0, 0))
+        a, b = span.clause_of(value)
         groups = [q for q in find_qualifiers(span.text[a:b]) if q.slot in GROUP_SLOTS and q.slot not in named]
         others = [o for o in span.facts if o.kind == "number" and not a <= o.start - span.start < b
                   and same_dimension(value, o) and compare_facts(value, o) == "different"
-                  and mine & frozenset(content_tokens(_clause_of(span, o)))]
+                  and mine & frozenset(content_tokens(span.text[slice(*span.clause_of(o))]))]
         if groups and others:
             return value.text, groups[0].text
     return None
-
-
-def _clause_of(span: Span, fact: Fact) -> str:
-    at = fact.start - span.start
-    return next((span.text[a:b] for a, b in clauses(span.text) if a <= at < b), "")
 
 
 _CONDITION_WORD = re.compile(r"\b(?:if|unless|provided that|as long as)\b|如果|若|只要|除非|只有", re.IGNORECASE)

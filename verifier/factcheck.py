@@ -15,7 +15,6 @@ from extractors import Claim, Fact
 from extractors.compare import compare_facts, same_slot
 from extractors.text import match_key, normalise
 from extractors.tokens import content_tokens, token_recall
-from extractors.qualifiers import clauses
 from verifier.candidates import Candidate
 from verifier.segment import Span
 from verifier.schema import FactCheck
@@ -161,8 +160,7 @@ SAME_CLAUSE_WORDS = 2
 
 
 def _clause_shares_words(value: Fact, span: Span, claim_words: frozenset[str]) -> bool:
-    at = value.start - span.start
-    clause = next((span.text[a:b] for a, b in clauses(span.text) if a <= at < b), "")
+    clause = span.text[slice(*span.clause_of(value))]
     own = frozenset(content_tokens(value.text))
     return len((frozenset(content_tokens(clause)) - own) & claim_words) >= SAME_CLAUSE_WORDS
 

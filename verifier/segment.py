@@ -13,6 +13,7 @@ from extractors import Fact
 from extractors.dates import extract_dates
 from extractors.numbers import extract_numbers
 from extractors.nlp import split_sentences
+from extractors.qualifiers import clauses
 from extractors.tokens import content_tokens
 from verifier.history import past_facts, past_sentences
 from verifier.schema import Source
@@ -32,6 +33,11 @@ class Span:
 
     def present_facts(self) -> tuple[Fact, ...]:
         return tuple(f for i, f in enumerate(self.facts) if i not in self.past_facts)
+
+    def clause_of(self, fact: Fact) -> tuple[int, int]:
+        """(start, end) in `text` of the clause that holds `fact`; (0, 0) when none does."""
+        at = fact.start - self.start
+        return next(((a, b) for a, b in clauses(self.text) if a <= at < b), (0, 0))
 
 
 @dataclass(frozen=True)
