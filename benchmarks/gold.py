@@ -135,9 +135,11 @@ GOLD_SETS = {
     "engine": ("engine_gold.jsonl", claim_metrics),
     "engine_b": ("engine_gold_b.jsonl", claim_metrics),
     "engine_c": ("engine_gold_c.jsonl", claim_metrics),
+    "engine_d": ("engine_gold_d.jsonl", claim_metrics),
     "decision": ("decision_gold.jsonl", decision_metrics),
     "decision_b": ("decision_gold_b.jsonl", decision_metrics),
     "decision_c": ("decision_gold_c.jsonl", decision_metrics),
+    "decision_d": ("decision_gold_d.jsonl", decision_metrics),
 }
 
 
