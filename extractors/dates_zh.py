@@ -23,6 +23,13 @@ _YEAR_LED = re.compile(
     + r"[ ]*(?:财年|财政年度|年度|年)"
     + rf"(?:[ ]*(?:{_MONTH}[ ]*月(?:份)?(?:[ ]*{_DAY}[ ]*[日号])?|{_QUARTER}))?"
 )
+# Taiwan's Republic-of-China years (民國115年 = 2026). A bare 100-199 counts only in a full
+# date or as 年度 ("115年3月1日", "114年度"), where no count of years stands.
+_ROC_LED = re.compile(
+    r"(?:民国[ ]*(?P<y>\d{1,3})|(?<![\d.])(?P<y3>1\d\d)(?!\d))[ ]*(?P<u>年度|年)"
+    + rf"(?:[ ]*{_MONTH}[ ]*月(?:份)?(?:[ ]*{_DAY}[ ]*[日号])?)?"
+)
+ROC_OFFSET = 1911
 _MONTH_DAY = re.compile(rf"(?<![\d{ZH_NUM_CHARS}第个])" + _MONTH + r"[ ]*月(?:份)?(?:[ ]*" + _DAY + r"[ ]*[日号])?")
 _QUARTER_ALONE = re.compile(r"第[ ]*(?P<q>[一二三四1-4])[ ]*季度")
 
@@ -69,6 +76,7 @@ def zh_candidates(n: str) -> Iterator[Cand]:
     if not _ANY_CUE.search(n):
         return
     yield from _year_led(n)
+    yield from _roc_led(n)
     yield from _month_day(n)
     for m in _QUARTER_ALONE.finditer(n):
         yield Cand(m.start(), m.end(), "quarter", quarter=zh_int(m["q"]), need_year=True)
@@ -92,6 +100,18 @@ def _year_led(n: str) -> Iterator[Cand]:
         else:
             end = m.start("m") if m["m"] else m.end()
             yield Cand(m.start(), len(n[:end].rstrip(" ")), "year", year=year)
+
+
+def _roc_led(n: str) -> Iterator[Cand]:
+    for m in _ROC_LED.finditer(n):
+        if m["y3"] and not (m["m"] or m["u"] == "年度"):
+            continue
+        year = int(m["y"] or m["y3"]) + ROC_OFFSET
+        month, day = zh_int(m["m"] or ""), zh_int(m["d"] or "")
+        if m["m"] and valid_day(month, day, year):
+            yield Cand(m.start(), m.end(), "day" if day else "month", year=year, month=month, day=day)
+        elif not m["m"]:
+            yield Cand(m.start(), m.end(), "year", year=year)
 
 
 def _month_day(n: str) -> Iterator[Cand]:

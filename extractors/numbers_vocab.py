@@ -118,10 +118,11 @@ CMP_PREFIX = _expand(
     {
         "le": ("up to", "at most", "no more than", "not more than", "not exceeding", "not to exceed",
                "a maximum of", "maximum of", "maximum", "max.", "max", "capped at", "limited to", "within",
-               "<=", "≤", "不超过", "不得超过", "不高于", "不多于", "最多", "最高", "至多", "上限为", "上限",
+               "<=", "≤", "不超过", "不得超过", "不能超过", "不可超过", "不应超过", "不高于", "不能高于", "不多于", "最多", "最高", "至多", "上限为", "上限",
                "封顶", "未超过"),
         "ge": ("at least", "no less than", "not less than", "no fewer than", "a minimum of", "minimum of",
-               "minimum", "min.", ">=", "≥", "不少于", "不低于", "不得少于", "不得低于", "至少", "最少", "最低",
+               "minimum", "min.", ">=", "≥", "不少于", "不低于", "不得少于", "不得低于", "不能少于", "不能低于", "不可少于", "不可低于",
+               "不应少于", "不应低于", "至少", "最少", "最低",
                "起码", "满"),
         "lt": ("less than", "fewer than", "under", "below", "<", "低于", "少于", "不到", "不足", "未满"),
         "gt": ("more than", "over", "above", "beyond", "exceeding", "greater than", "in excess of", ">", "超过",
@@ -131,9 +132,10 @@ CMP_PREFIX = _expand(
 
 CMP_SUFFIX = _expand(
     {
-        "le": ("or less", "or fewer", "or below", "or under", "or younger", "max", "at most", "以内", "以下", "之内", "内",
+        "le": ("or less", "or fewer", "or below", "or under", "or younger", "and under", "and below", "and younger", "max", "at most", "以内", "以下", "之内", "内",
                "封顶", "为限"),
-        "ge": ("or more", "or above", "or greater", "or older", "and above", "and up", "at least", "minimum", "或以上",
+        "ge": ("or more", "or above", "or greater", "or older", "or over", "and over", "and older", "and above",
+               "and up", "at least", "minimum", "或以上",
                "及以上", "以上", "起"),
     }
 )

@@ -143,6 +143,13 @@ def train(a):
     model = BertForSequenceClassification(cfg)
     missing, unexpected = model.load_state_dict({k: torch.from_numpy(v) for k, v in base_sd.items()}, strict=False)
     assert not unexpected and all(k.startswith(("bert.pooler", "classifier")) for k in missing), (missing, unexpected)
+    if a.init_delta:
+        # Continue from a shipped model (base + its delta); the new delta is still against the base.
+        from safetensors.numpy import load_file
+
+        start = merge_delta(base_sd, load_file(str(Path(a.init_delta).expanduser())))
+        model.load_state_dict({k: torch.from_numpy(v) for k, v in start.items()}, strict=False)
+        log(f"initialised from {a.init_delta}")
     model.to(dev_name)
 
     z = np.load(pack_dir / "data.npz")
@@ -319,6 +326,8 @@ def main(argv=None):
     t.add_argument("--max-pairs", type=int, default=0, help="0 = all")
     t.add_argument("--max-dev", type=int, default=0, help="0 = all")
     t.add_argument("--time-budget", type=float, default=0, help="minutes; the schedule shrinks to fit")
+    t.add_argument("--init-delta", default=None, help="start from this shipped delta (e.g. models/default/"
+                   "delta.safetensors) instead of the bare base")
     e = sub.add_parser("export")
     e.add_argument("--run", required=True)
     a = ap.parse_args(argv)

@@ -202,3 +202,16 @@ def test_offsets_round_trip_on_random_text(text):
         assert text[fact.start : fact.end] == fact.text
         assert fact.start >= previous_end
         previous_end = fact.end
+
+
+@pytest.mark.parametrize("text, found", [
+    # Taiwan's Republic-of-China calendar: year + 1911.
+    ("自115年1月1日起調整", [("115年1月1日", "2026-01-01")]),
+    ("於民國114年12月31日前交寄", [("民國114年12月31日", "2025-12-31")]),
+    ("114年度標準版價格", [("114年度", "2025")]),
+    ("民國115年3月", [("民國115年3月", "2026-03")]),
+    # A bare 100-199 before 年 with no month is a count of years, not a date.
+    ("服務滿114年", []),
+])
+def test_roc_years(text, found):
+    assert [(f.text, f.value.iso) for f in extract_dates(text, as_of=dt.date(2026, 11, 30))] == found

@@ -243,3 +243,48 @@ def test_a_value_in_a_clause_about_the_claim_is_its_slot(lexical):
     assert [c.label for c in report.claims] == ["supported", "contradicted"]
     fact = next(f for f in report.claims[1].facts if f.status == "mismatched")
     assert (fact.text, fact.evidence_text) == ("3 business days", "5 business days")
+
+
+PARCEL_SOURCE = {"id": "S1", "text": "A parcel is considered lost if it has not been delivered 30 days after "
+                                     "dispatch for Economy or 15 days for Priority."}
+
+
+@pytest.mark.parametrize("answer, values", [
+    # The claim's value is the one the sentence gives for the other service.
+    ("An Economy parcel is considered lost after 15 days.", [("15 days", "30 days")]),
+    ("A Priority parcel is considered lost after 15 days.", []),
+    ("An Economy parcel is considered lost after 30 days.", []),
+])
+def test_a_value_belongs_to_the_case_the_sentence_gives_it_for(lexical, answer, values):
+    (claim,) = lexical.verify(answer, [PARCEL_SOURCE]).claims
+    assert [(f.text, f.evidence_text) for f in claim.facts if f.status == "mismatched"] == values
+    assert (claim.label == "contradicted") == bool(values)
+
+
+def test_a_negation_inside_a_condition_denies_nothing(lexical):
+    """"lost if it has not been delivered" states when; a claim without the "not" is no opposite."""
+    (claim,) = lexical.verify("An Economy parcel is considered lost after 30 days.", [PARCEL_SOURCE]).claims
+    assert claim.label == "supported", claim.reason
+
+
+def test_chinese_tier_values_bind_to_their_tier(lexical):
+    source = {"id": "S1", "text": "标准会员每月可免费提现3次，单笔上限2万元；高级会员每月可免费提现10次，单笔上限5万元。"}
+    (claim,) = lexical.verify("标准会员每月可以免费提现10次。", [source]).claims
+    assert claim.label == "contradicted"
+    assert [(f.text, f.evidence_text) for f in claim.facts if f.status == "mismatched"] == [("10次", "3次")]
+
+
+def test_topic_words_of_the_first_case_do_not_bind_a_claim_to_it(lexical):
+    """Later cases leave the topic out ("…文件保留7天；专业版保留30天"): a claim that repeats the
+    topic but names no case is not thereby about the first one; a question naming the case
+    clears it too."""
+    source = {"id": "S1", "text": "免费用户的回收站文件保留7天；专业版保留30天，团队版保留90天。"}
+    for question in (None, "我是专业版用户，删掉的文件能找回吗？"):
+        (claim,) = lexical.verify("回收站里的文件会保留30天。", [source], question=question).claims
+        assert [f.status for f in claim.facts] == ["matched"], question
+
+
+def test_a_claim_with_two_values_in_one_clause_is_not_rebound(lexical):
+    source = {"id": "S1", "text": "Operating margin was 18.5%, compared with 16.9% in the prior-year quarter."}
+    (claim,) = lexical.verify("Operating margin improved to 18.5% from 16.9%.", [source]).claims
+    assert {f.status for f in claim.facts} == {"matched"}

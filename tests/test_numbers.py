@@ -249,3 +249,15 @@ def test_a_unit_after_the_comparator_suffix(text, found, comparator, unit):
 def test_electricity_units(text, found, unit, per):
     (fact,) = [f for f in extract_numbers(text) if f.kind == "number"]
     assert (fact.text, fact.value.unit, fact.value.per) == (found, unit, per)
+
+
+@pytest.mark.parametrize("text, comparator", [
+    ("Employees aged 50 and over may contribute more", "ge"),
+    ("children 12 and under ride free", "le"),
+    ("单次提前还款不能少于5万元", "ge"),
+    ("每笔不能超过5000元", "le"),
+    ("每次不可低于100元", "ge"),
+])
+def test_negated_and_suffix_comparators(text, comparator):
+    (fact,) = extract_numbers(text)
+    assert fact.value.comparator == comparator

@@ -93,7 +93,7 @@ def test_train_then_export_gives_the_default_model_the_trainer_measured(packed, 
     tmp, src = packed
     run = tmp / "run"
     G.train(Namespace(pack=str(tmp / "pack"), out=str(run), seed=3, epochs=2, lr=1e-3, head_lr=1e-3, wd=0.0,
-                      warmup=0.1, batch=4, max_pairs=0, max_dev=0, time_budget=0))
+                      warmup=0.1, batch=4, max_pairs=0, max_dev=0, time_budget=0, init_delta=None))
     meta = json.loads((run / "meta.json").read_text())
     assert meta["steps"] == 10 and meta["train_pairs"] == len(PAIRS) - 6
     assert list(run.glob("delta-*.safetensors"))
@@ -134,3 +134,13 @@ def test_train_then_export_gives_the_default_model_the_trainer_measured(packed, 
         a = cut.eval()(input_ids=x_cut, attention_mask=m).logits
         b = full.eval()(input_ids=x_full, attention_mask=m2).logits
     assert torch.allclose(a, b, atol=1e-5), (a, b)
+    # Continuing from the shipped delta starts from the trained model, not the bare base: with
+    # a learning rate of 0 the held-out accuracy and the delta stay what they were.
+    again = tmp / "again"
+    G.train(Namespace(pack=str(tmp / "pack"), out=str(again), seed=3, epochs=1, lr=0.0, head_lr=0.0, wd=0.0,
+                      warmup=0.1, batch=4, max_pairs=0, max_dev=0, time_budget=0,
+                      init_delta=str(out / "delta.safetensors")))
+    assert json.loads((again / "meta.json").read_text())["heldout_acc"] == meta["heldout_acc"]
+    before = G.merge_delta(sd, load_file(str(out / "delta.safetensors")))
+    after = G.merge_delta(sd, {k: v for p in again.glob("delta-*.safetensors") for k, v in load_file(str(p)).items()})
+    assert all(np.allclose(before[k], after[k], atol=1e-3) for k in before)

@@ -129,11 +129,15 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
     mine = frozenset(content_tokens(claim.text))
     if _ruled_out(mine, span_text) and token_recall(claim.text, span_text) >= _polarity_min_recall(claim.text):
         return True
+    if _CONDITIONAL_NEGATION.search(normalise(best)):
+        return False  # "lost if it has not been delivered in 30 days" states a condition, denies nothing
     about_claim = any(not content_tokens(scope) or mine & frozenset(content_tokens(scope))
                       for scope in negation_scopes(best))
     return token_recall(claim.text, best) >= _polarity_min_recall(claim.text) and about_claim
 
 
+_CONDITIONAL_NEGATION = re.compile(r"\b(?:if|unless|until|when|once)\b[^,;:.]*?\b(?:not|never|no)\b|"
+                                   r"(?:如果|如|若|倘若|假如)[^，,；;。]*?[未没不]", re.IGNORECASE)
 _CONTRAST = re.compile(r"\s*(?:(?:and\s+)?not\b|rather than\b|instead of\b|而不是|而非|并非|不是由|不由)", re.IGNORECASE)
 
 
