@@ -288,3 +288,16 @@ def test_a_claim_with_two_values_in_one_clause_is_not_rebound(lexical):
     source = {"id": "S1", "text": "Operating margin was 18.5%, compared with 16.9% in the prior-year quarter."}
     (claim,) = lexical.verify("Operating margin improved to 18.5% from 16.9%.", [source]).claims
     assert {f.status for f in claim.facts} == {"matched"}
+
+
+def test_a_tier_list_binds_each_attribute_to_its_tier(lexical):
+    """Each tier lists several values ("…20GB；超级会员……50GB"); a claim cut from an answer
+    sentence about one tier takes that tier from its sentence."""
+    source = {"id": "S1", "text": "普通会员每月12元，存储空间2TB，单文件上传上限20GB；"
+                                  "超级会员每月25元，存储空间5TB，单文件上传上限50GB。"}
+    claims = lexical.verify("普通会员每月12元，单个文件最多可以上传50GB。", [source]).claims
+    upload = next(c for c in claims if "50GB" in c.text)
+    assert upload.label == "contradicted"
+    assert [(f.text, f.evidence_text) for f in upload.facts if f.status == "mismatched"] == [("50GB", "上限20GB")]
+    right = lexical.verify("超级会员每月25元，单个文件最多可以上传50GB。", [source]).claims
+    assert all(f.status == "matched" for c in right for f in c.facts)

@@ -8,7 +8,6 @@ granularity and explicit approximations only.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
@@ -16,6 +15,7 @@ from extractors import Claim, Fact
 from extractors.compare import compare_facts, same_slot
 from extractors.text import match_key, normalise
 from extractors.tokens import content_tokens, token_recall
+from verifier.binding import bound_elsewhere
 from verifier.candidates import Candidate
 from verifier.segment import Span
 from verifier.schema import FactCheck
@@ -136,7 +136,7 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
         agree = next((o for o, v in verdicts if v == "equal"), None) \
             or next((o for o, v in verdicts if v == "compatible" and not _rival_limit(fact, o, verdicts)), None)
         if agree is not None:
-            rival = bound_elsewhere(fact, agree, cand.span, claim, question) if claim is not None else None
+            rival = None if claim is None else bound_elsewhere(fact, agree, cand.span, same, claim, question)
             if rival is not None:
                 return FactResult(fact, "mismatched", rival, rival.text, cand.span.source_id)
             return FactResult(fact, "matched", agree, agree.text, cand.span.source_id)
@@ -168,84 +168,6 @@ def _clause_shares_words(value: Fact, span: Span, claim_words: frozenset[str]) -
     clause = span.text[slice(*span.clause_of(value))]
     own = frozenset(content_tokens(value.text))
     return len((frozenset(content_tokens(clause)) - own) & claim_words) >= SAME_CLAUSE_WORDS
-
-
-# Where a sentence gives one value per case ("30 days for Economy or 15 days for Priority",
-# "普通会员……20GB；超级会员……50GB"), the text between two values is cut at its strongest
-# boundary; each value owns the words up to the cuts around it.
-_BOUNDARIES = (re.compile(r"[。！？!?]"), re.compile(r"[；;:：]"),
-               re.compile(r"\b(?:or|and|while|whereas|but)\b|而|但|或者|或|以及", re.IGNORECASE), re.compile(r"[，,、]"))
-
-
-def _value_regions(text: str, offset: int, values: list[Fact]) -> list[tuple[int, int]] | None:
-    """(start, end) in `text` (which starts at `offset`) owned by each of `values` (sorted by
-    position); None when two neighbouring values have no boundary between them (one clause,
-    not parallel cases)."""
-    cuts = [0]
-    for a, b in zip(values, values[1:]):
-        lo, hi = a.end - offset, b.start - offset
-        between = text[lo:hi] if lo < hi else ""
-        found = next((list(p.finditer(between)) for p in _BOUNDARIES if p.search(between)), None)
-        if not found:
-            return None
-        cuts.append(lo + found[-1].start())
-    cuts.append(len(text))
-    return list(zip(cuts, cuts[1:]))
-
-
-def _keys(text: str) -> frozenset[str]:
-    # A light prefix key: "transfer" in the claim finds "transfers" in the source.
-    return frozenset(t[:6] if t.isascii() else t for t in content_tokens(text))
-
-
-def bound_elsewhere(fact: Fact, agree: Fact, span: Span, claim: Claim, question: str = "") -> Fact | None:
-    """The value the span gives for the claim's case when the claim's value is the one it gives
-    for another case: "an Economy shipment is lost after 15 days" against "30 days for Economy
-    or 15 days for Priority". The claim must name the other case, and neither it nor the
-    question any word only its value's case has; None otherwise."""
-    values = sorted((o for o in span.facts if o.kind == fact.kind and same_dimension(fact, o)),
-                    key=lambda o: o.start)
-    regions = _value_regions(span.text, span.start, values) if len(values) > 1 else None
-    mine = _own_words(fact, claim)
-    if regions is None or mine is None or any(compare_facts(fact, v) in ("equal", "compatible")
-                                              for v in values if v is not agree):
-        return None  # one clause, or the claim's value is stated for more than one case
-    texts = [span.text[a:b] for a, b in regions]
-    words = [_keys(t) - _keys(v.text) for v, t in zip(values, texts)]
-    here = values.index(agree)
-    # The question may name the case ("我是普通会员"): it can clear the claim, never accuse it.
-    cleared = (mine | _keys(question)) & words[here]
-    # Only a sentence that names each case counts ("for Economy … for Priority"), not one that
-    # varies a value by a condition the claim may word otherwise ("billed annually … monthly").
-    named = [_case_words(t) for t in texts]
-    rivals = [j for j, v in enumerate(values)
-              if j != here and compare_facts(fact, v) == "different" and not cleared - words[j]
-              and named[here] - words[j] and mine & (named[j] - words[here])]
-    return values[rivals[0]] if len(rivals) == 1 else None
-
-
-def _case_words(text: str) -> frozenset[str]:
-    """The words that name a case rather than the topic: capitalised names in English ("for
-    Priority", "Gold members"); in Chinese the case leads its clause ("专业版保留30天"). The
-    topic often sits only in the first case ("回收站文件保留7天；专业版保留30天"), so topic words
-    prove nothing."""
-    names = _keys(" ".join(re.findall(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}", text.strip(" ,;，；、"))))
-    lead = re.match(r"\W*([\u4e00-\u9fff]{2,})", text)
-    return names | (frozenset(content_tokens(lead.group(1))[:2]) if lead else frozenset())
-
-
-def _own_words(fact: Fact, claim: Claim) -> frozenset[str] | None:
-    """The claim's words around `fact`, cut like the span's when the claim has parallel values
-    too ("$320 for five sessions or $600 for ten"); None when they cannot be told apart ("to
-    18.5% from 16.9%")."""
-    mine = sorted((o for o in claim.facts if o.kind == fact.kind and same_dimension(fact, o)), key=lambda o: o.start)
-    if len(mine) < 2:
-        return _keys(claim.text) - _keys(fact.text)
-    regions = _value_regions(claim.text, claim.start, mine)
-    if regions is None:
-        return None
-    a, b = regions[mine.index(fact)]
-    return _keys(claim.text[a:b]) - _keys(fact.text)
 
 
 def _rival_limit(fact: Fact, agree: Fact, verdicts: list[tuple[Fact, str]]) -> bool:

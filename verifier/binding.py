@@ -1,0 +1,135 @@
+"""Which case a value belongs to, in a sentence that gives one value per case.
+
+Policies list values per tier, plan or group in one sentence: "30 days for Economy or 15 days
+for Priority", "普通会员……单文件上限20GB；超级会员……50GB". An answer that takes the other
+case's value has every number "found" in the sentence, so the plain fact check passes it.
+
+The sentence is cut between its values at the strongest boundary found there (sentence end,
+then ；/:, then or/and/while/而/但, then a comma), into groups; a group with several values
+is cut again the same way. The claim's value sits in one group. Another group's value is the
+claim's when the claim names that group's case and nothing only its own group has.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from extractors import Claim, Fact
+from extractors.compare import compare_facts
+from extractors.tokens import content_tokens
+from verifier.segment import Span
+
+_BOUNDARIES = (re.compile(r"[。！？!?]"), re.compile(r"[；;:：]"),
+               re.compile(r"\b(?:or|and|while|whereas|but)\b|而|但|或者|或|以及", re.IGNORECASE), re.compile(r"[，,、]"))
+
+
+@dataclass(frozen=True)
+class Group:
+    start: int  # in the text the values were found in
+    end: int
+    values: tuple[Fact, ...]
+
+
+def value_groups(text: str, offset: int, values: list[Fact], start: int = 0, end: int | None = None
+                 ) -> list[Group] | None:
+    """`text[start:end]`, holding `values` (sorted, two or more; `text` starts at `offset` in
+    their coordinates), cut where the strongest boundary between two neighbouring values stands;
+    None when no neighbours have a boundary between them (one clause, not parallel cases)."""
+    end = len(text) if end is None else end
+    gaps = [(a.end - offset, b.start - offset) for a, b in zip(values, values[1:])]
+    for pattern in _BOUNDARIES:
+        cuts = [found[-1].start() for lo, hi in gaps if lo < hi
+                for found in [list(pattern.finditer(text, lo, hi))] if found]
+        if cuts:
+            bounds = [start, *cuts, end]
+            return [Group(a, b, tuple(v for v in values if a <= v.start - offset < b))
+                    for a, b in zip(bounds, bounds[1:])]
+    return None
+
+
+def _keys(text: str) -> frozenset[str]:
+    # A light prefix key: "transfer" in the claim finds "transfers" in the source.
+    return frozenset(t[:6] if t.isascii() else t for t in content_tokens(text))
+
+
+def case_words(text: str) -> frozenset[str]:
+    """The words that name a case rather than the topic: capitalised names in English ("for
+    Priority", "Gold members"); in Chinese the case leads its clause ("专业版保留30天"). The
+    topic often sits only in the first case ("回收站文件保留7天；专业版保留30天"), so topic words
+    prove nothing."""
+    names = _keys(" ".join(re.findall(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}", text.strip(" ,;，；、"))))
+    lead = re.match(r"\W*([\u4e00-\u9fff]{2,})", text)
+    return names | (frozenset(content_tokens(lead.group(1))[:2]) if lead else frozenset())
+
+
+def bound_elsewhere(fact: Fact, agree: Fact, span: Span, values: list[Fact], claim: Claim,
+                    question: str = "") -> Fact | None:
+    """The value `span` gives for the claim's case when `agree` (the span's value equal to the
+    claim's `fact`) is the one it gives for another case: "an Economy shipment is lost after 15
+    days" against "30 days for Economy or 15 days for Priority". `values`: the span's values of
+    the fact's kind and dimension. The claim (or, when it names no case, the sentence it was cut
+    from or the question) must name the other case, and none of them any word only the value's
+    own case has; None otherwise."""
+    values = sorted(values, key=lambda v: v.start)
+    if len(values) < 2 or any(compare_facts(fact, v) in ("equal", "compatible") for v in values if v is not agree):
+        return None  # the claim's value is stated for more than one case
+    mine = own_words(fact, claim)
+    if mine is None:
+        return None
+    context = _keys(claim.sentence) | _keys(question)
+    start, end, inside = 0, len(span.text), values
+    while len(inside) > 1:
+        groups = value_groups(span.text, span.start, inside, start, end)
+        if groups is None:
+            return None
+        here = next(g for g in groups if agree in g.values)
+        rival = _rival(fact, agree, groups, here, span.text, mine, context)
+        if rival is not None or len(here.values) == len(inside):
+            return rival
+        start, end, inside = here.start, here.end, list(here.values)
+    return None
+
+
+def _rival(fact: Fact, agree: Fact, groups: list[Group], here: Group, text: str,
+           mine: frozenset[str], context: frozenset[str]) -> Fact | None:
+    def own(g: Group) -> frozenset[str]:
+        return _keys(text[g.start:g.end]) - frozenset().union(*(_keys(v.text) for v in g.values))
+
+    # Only a sentence that names each case counts ("for Economy … for Priority"), not one that
+    # varies a value by a condition the claim may word otherwise ("billed annually … monthly").
+    named = {id(g): case_words(text[g.start:g.end]) for g in groups}
+    # A claim that names no case takes it from the sentence it was cut from ("青云盘普通会员每月
+    # 12元，……，单个文件最大可以上传50GB") or from the question ("我是普通会员").
+    namer = mine if mine & frozenset().union(*named.values()) else context
+    cleared = (mine | context) & own(here)
+    found = []
+    for g in groups:
+        if g is here:
+            continue
+        # The value in the same place: the only one, or the same position in a parallel list.
+        value = g.values[0] if len(g.values) == 1 else (
+            g.values[here.values.index(agree)] if len(g.values) == len(here.values) else None)
+        if (value is not None and compare_facts(fact, value) == "different" and not cleared - own(g)
+                and named[id(here)] - own(g) and namer & (named[id(g)] - own(here))):
+            found.append(value)
+    return found[0] if len(found) == 1 else None
+
+
+def own_words(fact: Fact, claim: Claim) -> frozenset[str] | None:
+    """The claim's words around `fact`, cut like the span's when the claim has parallel values
+    too ("$320 for five sessions or $600 for ten"); None when they cannot be told apart ("to
+    18.5% from 16.9%")."""
+    from verifier.factcheck import same_dimension
+
+    inside = sorted((o for o in claim.facts if o.kind == fact.kind and same_dimension(fact, o)), key=lambda o: o.start)
+    start, end = 0, len(claim.text)
+    while len(inside) > 1:
+        groups = value_groups(claim.text, claim.start, inside, start, end)
+        if groups is None:
+            return None
+        mine = next(g for g in groups if fact in g.values)
+        if len(mine.values) == len(inside):
+            return None
+        start, end, inside = mine.start, mine.end, list(mine.values)
+    return _keys(claim.text[start:end]) - _keys(fact.text)
