@@ -117,6 +117,11 @@ def _split_scripts(context: str) -> tuple[set[str], set[str]]:
     return english, chinese
 
 
+def same_dimension(a: Fact, b: Fact) -> bool:
+    """same_slot without the context words: units, currencies and rates only."""
+    return same_slot(a.model_copy(update={"context": ""}), b.model_copy(update={"context": ""}))
+
+
 def compare_facts(a: Fact, b: Fact) -> Comparison:
     """equal / compatible / close / different, by the rules in the module docstring."""
     if a.kind != b.kind:

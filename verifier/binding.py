@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 from extractors import Claim, Fact
-from extractors.compare import compare_facts
+from extractors.compare import compare_facts, same_dimension
 from extractors.tokens import content_tokens
 from verifier.segment import Span
 
@@ -120,8 +120,6 @@ def own_words(fact: Fact, claim: Claim) -> frozenset[str] | None:
     """The claim's words around `fact`, cut like the span's when the claim has parallel values
     too ("$320 for five sessions or $600 for ten"); None when they cannot be told apart ("to
     18.5% from 16.9%")."""
-    from verifier.factcheck import same_dimension
-
     inside = sorted((o for o in claim.facts if o.kind == fact.kind and same_dimension(fact, o)), key=lambda o: o.start)
     start, end = 0, len(claim.text)
     while len(inside) > 1:

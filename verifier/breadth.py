@@ -17,11 +17,11 @@ from __future__ import annotations
 import re
 
 from extractors import Claim, Fact
-from extractors.compare import compare_facts
+from extractors.compare import compare_facts, same_dimension
 from extractors.qualifiers import clauses, find_qualifiers
 from extractors.text import normalise
 from extractors.tokens import content_tokens, token_recall
-from verifier.factcheck import FactResult, same_dimension
+from verifier.factcheck import FactResult
 from verifier.segment import Span
 
 _UNIVERSAL = re.compile(r"\b(?:all|any|every|everyone|everybody|anyone|anybody|anything|everything|always|"

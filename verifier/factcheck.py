@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
 from extractors import Claim, Fact
-from extractors.compare import compare_facts, same_slot
+from extractors.compare import compare_facts, same_dimension, same_slot
 from extractors.text import match_key, normalise
 from extractors.tokens import content_tokens, token_recall
 from verifier.binding import bound_elsewhere
@@ -118,7 +118,9 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
     """One fact against spans ranked by relevance (most relevant first).
 
     `claim_words` (the claim's content tokens) lets a source value count as the same slot
-    when the words naming it ("restocking fee") are in the claim, wherever they stand.
+    when the words naming it ("restocking fee") are in the claim, wherever they stand. With
+    the `claim` (and the asker's `question`), a value the span gives for another case than the
+    claim's is a mismatch (`verifier.binding`).
     """
     if fact.kind in ("entity", "identifier"):
         return _check_name(fact, ranked, titles or {})
@@ -226,11 +228,6 @@ def _comparable(a: Fact, b: Fact) -> bool:
     if (ga in periods) != (gb in periods) and _GRANULARITY_RANK.get(gb if ga in periods else ga, 3) >= 3:
         return False
     return (ga == "time") == (gb == "time") or "datetime" in (ga, gb)
-
-
-def same_dimension(a: Fact, b: Fact) -> bool:
-    """same_slot without the context words: units, currencies and rates only."""
-    return same_slot(a.model_copy(update={"context": ""}), b.model_copy(update={"context": ""}))
 
 
 def _check_name(fact: Fact, ranked: list[Candidate], titles: dict[str, str]) -> FactResult:
