@@ -33,6 +33,8 @@ import random
 from collections import Counter
 from pathlib import Path
 
+from verifier.canonical import model_pair
+
 FIXTURES = Path(__file__).resolve().parents[1] / "data" / "fixtures"
 SETS = {"engine": "engine_gold.jsonl", "engine_b": "engine_gold_b.jsonl", "engine_c": "engine_gold_c.jsonl",
         "decision": "decision_gold.jsonl", "decision_b": "decision_gold_b.jsonl",
@@ -69,18 +71,11 @@ def pairs_for_case(verifier, case: dict, name: str) -> list[dict]:
             else:
                 chosen = [max(current, key=lambda c: c.relevance)] if current else []
             for c in chosen:
-                evidence, hypothesis = _model_pair(c, claim)
+                evidence, hypothesis = model_pair(c.span, claim.text, claim.facts)
                 out.append({"evidence": evidence, "claim": hypothesis, "label": label,
                             "source": f"gold:{name}", "lang": "zh" if case.get("lang", "en").startswith("zh") else "en",
                             "case": case["id"]})
     return out
-
-
-def _model_pair(candidate, claim) -> tuple[str, str]:
-    from verifier.canonical import claim_for_span, model_text
-
-    span = candidate.span
-    return model_text(span.text, span.facts), claim_for_span(claim.text, claim.facts, span.facts, span.text)
 
 
 def build(sets: list[str]) -> list[dict]:

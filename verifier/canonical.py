@@ -16,13 +16,16 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from extractors import Fact
 from extractors.chinese_numerals import NUMERAL_CHARS, parse_chinese_number
 from extractors.compare import compare_facts
 from extractors.numbers import english_number_words
 from extractors.schema import Quantity
+
+if TYPE_CHECKING:
+    from verifier.segment import Span
 
 
 _NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.])")
@@ -75,6 +78,11 @@ def claim_for_span(claim_text: str, claim_facts: Iterable[Fact], span_facts: Ite
         elif fact.text in claim_text:
             claim_text = claim_text.replace(fact.text, model_text(twin.text, [twin]), 1)
     return model_text(claim_text, rewritten)
+
+
+def model_pair(span: Span, claim_text: str, claim_facts: Iterable[Fact]) -> tuple[str, str]:
+    """(evidence, claim) as the model reads them for this span."""
+    return model_text(span.text, span.facts), claim_for_span(claim_text, claim_facts, span.facts, span.text)
 
 
 def _same_value(a: Fact, b: Fact) -> bool:

@@ -19,7 +19,7 @@ from extractors import Analyzer, Claim, detect_language, extract_entities, split
 from models import NLIModel, NLIScores, Pair, load_model
 from verifier.cache import VerifierCache, content_hash
 from verifier.candidates import Candidate, SpanIndex
-from verifier.canonical import claim_for_span, model_text
+from verifier.canonical import claim_for_span, model_pair
 from verifier.conflicts import claim_conflicts, unresolved
 from verifier.decide import decide
 from verifier.decision_log import DecisionLog
@@ -52,8 +52,8 @@ class PreparedAnswer:
         out = []
         for claim, cands in zip(self.claims, self.candidates):
             for c in cands:
-                evidence = model_text(c.span.text, c.span.facts)
-                out.append((evidence, claim_for_span(claim.text, claim.facts, c.span.facts, c.span.text)))
+                evidence, hypothesis = model_pair(c.span, claim.text, claim.facts)
+                out.append((evidence, hypothesis))
                 if claim.sentence:
                     out.append((evidence, claim_for_span(claim.sentence, claim.facts, c.span.facts, c.span.text)))
         self._pairs = out

@@ -12,7 +12,7 @@ from extractors.tokens import token_recall
 from models.base import NLIScores
 from verifier.breadth import added_alternative, broadens, dropped_condition, group_value
 from verifier.candidates import Candidate
-from verifier.canonical import claim_for_span, model_text
+from verifier.canonical import model_pair
 from verifier.factcheck import FactResult
 from verifier.messages import message, quote
 from verifier.qualify import applies_to_asker, check_qualifiers, polarity_clash, unstated_subject
@@ -167,9 +167,8 @@ def overlap(claim: Claim, scored: ScoredCandidate) -> float:
     "头三笔" and "前3笔" share the 3 only once numerals are digits."""
     if scored.pair is not None:
         return token_recall(scored.pair[1], scored.pair[0])
-    span = scored.candidate.span
-    return token_recall(claim_for_span(claim.text, claim.facts, span.facts, span.text),
-                        model_text(span.text, span.facts))
+    evidence, hypothesis = model_pair(scored.candidate.span, claim.text, claim.facts)
+    return token_recall(hypothesis, evidence)
 
 
 def _verbatim(claim: Claim, grounded: list[ScoredCandidate], thresholds: Thresholds) -> ScoredCandidate | None:
