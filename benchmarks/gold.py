@@ -140,6 +140,8 @@ GOLD_SETS = {
     "decision_b": ("decision_gold_b.jsonl", decision_metrics),
     "decision_c": ("decision_gold_c.jsonl", decision_metrics),
     "decision_d": ("decision_gold_d.jsonl", decision_metrics),
+    "engine_e": ("engine_gold_e.jsonl", claim_metrics),
+    "decision_e": ("decision_gold_e.jsonl", decision_metrics),
 }
 
 
