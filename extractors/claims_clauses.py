@@ -146,7 +146,15 @@ def _piece_words(words, start, end):
 def _checkable_zh(piece: _Piece, norm: str) -> bool:
     words = [w for w in piece.words if w[0] >= piece.core]
     preds = [w for w in words if w[2] in _PREDICATE]
-    return len(norm[piece.core : piece.end].strip()) >= 3 and bool(preds) and any(w[2] in _CONTENT for w in words)
+    if len(norm[piece.core : piece.end].strip()) < 3:
+        return False
+    return bool(preds) and any(w[2] in _CONTENT for w in words) or _nominal_predicate(words)
+
+
+def _nominal_predicate(words: list[tuple[int, int, str]]) -> bool:
+    """A noun followed by an amount states a value without a verb: "机车月票每月300元"."""
+    first_noun = next((i for i, w in enumerate(words) if w[2] in ("n", "nz", "nw", "ORG", "LOC")), None)
+    return first_noun is not None and any(w[2] == "m" for w in words[first_noun + 1 :])
 
 
 def _verb_as_subject(words: list[tuple[int, int, str]], i: int, norm: str) -> bool:
@@ -160,7 +168,15 @@ def _verb_as_subject(words: list[tuple[int, int, str]], i: int, norm: str) -> bo
 
 def _own_subject(piece: _Piece, norm: str) -> bool:
     words = [w for w in piece.words if w[0] >= piece.core and w[2] not in ("TIME", "t")]
-    return bool(words) and (words[0][2] in _NOMINAL or words[0][2] == "m" or _verb_as_subject(words, 0, norm))
+    if not words:
+        return False
+    if words[0][2] in _NOMINAL or words[0][2] == "m" or _verb_as_subject(words, 0, norm):
+        return True
+    if len(words) > 1 and norm[words[0][0]:words[0][1]].isascii() and words[1][2] in _NOMINAL:
+        return True  # "C类", "VIP会员": LAC tags the letters apart
+    # "违章押金是2000元": what stands before the copula is the subject, whatever LAC tags its first word.
+    copula = next((i for i, (s, e, _) in enumerate(words) if norm[s:e] == "是"), None)
+    return copula is not None and any(w[2] in _NOMINAL for w in words[:copula])
 
 
 def _zh_subject(piece: _Piece, norm: str, original: str) -> tuple[str, str]:
@@ -175,7 +191,7 @@ def _zh_subject(piece: _Piece, norm: str, original: str) -> tuple[str, str]:
         if is_time and not norm.startswith("每", s):
             i += 1
             continue
-        if tag in _NOMINAL or (norm[s:e] in ("的", "和", "与", "及") and nxt in _NOMINAL):
+        if tag in _NOMINAL or (picked and norm[s:e] in ("的", "和", "与", "及") and nxt in _NOMINAL):
             picked.append((s, e))
             i += 1
             continue
@@ -229,7 +245,9 @@ def zh_parts(doc: Doc, offset: int, norm: str, original: str) -> list[Part]:
     parts: list[Part] = []
     subject, modal = "", ""
     for group in groups:
-        core = next((g for g in group if _checkable_zh(g, norm)), group[-1])
+        # The main clause, not a leading "如果……" piece, gives the group its subject.
+        core = next((g for g in group if _checkable_zh(g, norm) and not p["subordinate"].search(norm[g.core:g.end])),
+                    next((g for g in group if _checkable_zh(g, norm)), group[-1]))
         prefix = ""
         if parts and not _own_subject(core, norm):
             if not subject:

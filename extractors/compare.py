@@ -11,12 +11,15 @@ Rules for numbers (documented here because the fact-check step depends on them):
 - ``equal``: same comparator and same value or range after unit conversion (approximation
   flags ignored), and no side states a currency, unit or rate the other lacks (then at most
   "compatible").
-- ``compatible``: a value or range inside a range; a value (or range) satisfying the other
+- ``compatible``: a value inside a range; the first side's range inside the second's (a
+  claim may narrow a source's range, never widen it); a value (or range) satisfying the other
   side's bound (``up to 500`` vs ``300``); an approximate value within tolerance
   (max(10 %, half its last stated digit), so ``about 1.2 km`` ~ ``1,247 m``); or rounding,
   when the less precise side equals the other rounded to its stated digits
   (``$3.2B`` ~ ``$3.21B``, ``1.2 km`` ~ ``1,247 m``). Precision comes from the Decimal
-  exponent the extractor keeps (``3.2E+9`` is stated to 0.1 billion).
+  exponent the extractor keeps (``3.2E+9`` is stated to 0.1 billion). Money rounds only when
+  scaled: a plain price is exact (``$2`` is not ``$1.50``).
+- A unit on one side only is implied, not converted: ``at least 16`` ~ ``at least 16 years``.
 - Two limits agree only when they match (``over 4800`` ~ ``4800 or more``: the edge alone
   differs): ``up to 500`` vs ``up to 300`` and ``within 7 days``
   vs ``within 1-5 days`` are "different"; ``within 5 days`` vs ``within 1-5 days`` is
@@ -149,6 +152,9 @@ def _compare_quantities(qa: Quantity, qb: Quantity) -> Comparison:
             return "different"
         fa = fb = Decimal(1)  # e.g. business days vs days: compare the numbers as stated
         cap_equal = True
+    elif (da is None) != (db is None):
+        fa = fb = Decimal(1)  # "at least 16" against "at least 16 years": the unit is implied, not converted
+        cap_equal = True
     else:
         fa, fb = _factor(qa), _factor(qb)
         # A currency, unit or rate on one side only might be implied or might not be.
@@ -213,11 +219,17 @@ def _compare_scaled(qa: Quantity, fa: Decimal, qb: Quantity, fb: Decimal) -> Com
     if qa.value is not None and qb.value is not None:
         diff = abs(alo - blo)
         ua, ub = _ulp(qa.value) * fa, _ulp(qb.value) * fb
-        if diff <= tol or (ua != ub and diff <= max(ua, ub) / 2):
+        # Rounding: "$3.2B" for "$3.21 billion", but a plain price is exact: "$2" is not "$1.50".
+        rounds = ua != ub and (max(ua, ub) > 1 or not (qa.currency or qb.currency))
+        if diff <= tol or (rounds and diff <= max(ua, ub) / 2):
             return "compatible"
         return "different"
+    if qa.value is None and qb.value is None:
+        # The claim's range (a) may narrow the source's, never widen it: "2-3个工作日" fits
+        # "1-5个工作日", but "18到55周岁" does not fit "22至55周岁".
+        return "compatible" if blo - tol <= alo and ahi <= bhi + tol else "different"
     if blo - tol <= alo and ahi <= bhi + tol or alo - tol <= blo and bhi <= ahi + tol:
-        return "compatible"  # one contains the other
+        return "compatible"  # a value inside a range
     return "different"
 
 

@@ -19,7 +19,8 @@ Choices worth knowing:
   一/十/万 also occur inside ordinary words (统一, 十分, 千万).
 - Prefix words must touch the number (spaces only): in ``最多可报销两台`` the fact is ``两台``.
   Of two rate words (``每人每晚``) the nearest one sets ``per``.
-- ``元`` means CNY unless a currency prefix (``新台币``, ``NT$``) says otherwise.
+- ``元`` means CNY unless a currency prefix (``新台币``, ``NT$``) says otherwise, or the text
+  names only one other local dollar (新台幣 or 港幣): then bare ``元``/``蚊`` mean that one.
 - Decimals keep the precision that was written: ``$3.2B`` is ``Decimal("3.2E+9")``.
 """
 
@@ -232,7 +233,8 @@ def _amount(n: str, m: re.Match[str], hi: int, has_cur: bool) -> _Amount | None:
         if pm.group(0).strip() == "成":  # "两成" = 20%
             value *= 10
     elif cm := p["cur"].match(n, end, hi):
-        currency, end = CUR_SUFFIX[_key(cm.group("c"))], cm.end()
+        word = _key(cm.group("c"))
+        currency, end = (_local_dollar(n) if word in _LOCAL_DOLLAR else CUR_SUFFIX[word]), cm.end()
     if unit is None and (um := p["unit"].match(n, end, hi)):
         unit, end = UNITS[_key(um.group("u"))], um.end()
     return _Amount(raw, end, value, chinese, factor, currency, unit, bool(more))
@@ -273,7 +275,7 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
     value, low, high = (None, _range_low(left, right), right.value) if right else (left.value, None, None)
     unit, currency = last.unit or left.unit, cur_prefix or last.currency or left.currency
     end, per, comparator = last.end, None, None
-    approx = bool(pre and pre.group("approx"))
+    approx = bool(pre and pre.group("approx")) and not _yue_is_a_verb(n, pre.start("approx"))  # type: ignore[union-attr]
     p = _patterns()
     if pre and pre.group("per"):
         per = PER_WORDS[pre.group("perw")]  # "每人每晚": the nearest rate word is the slot's
@@ -300,7 +302,7 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
         return None
     span_start = start
     if pre:
-        used = [g for g in ("per", "between", "cmp", "approx", "cur", "neg") if pre.group(g)]
+        used = [g for g in ("per", "between", "cmp", "cur", "neg") if pre.group(g)] + (["approx"] if approx else [])
         if right is None and "between" in used:
             used.remove("between")  # "between 2" without "and 4" is not a range
         span_start = min((pre.start(g) for g in used), default=start)
@@ -312,10 +314,40 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
                 context=context_words(n, span_start, end, lo))
 
 
+# Words for "dollars" in the local currency: 300元 is NT$300 in a text that speaks of 新台幣.
+_LOCAL_DOLLAR = frozenset({"元", "块", "块钱", "蚊"})
+_TWD_WORDS = re.compile(r"新台币|台币|nt\$|ntd|twd", re.IGNORECASE)
+_HKD_WORDS = re.compile(r"港币|港元|hk\$|hkd|蚊", re.IGNORECASE)
+
+
+@lru_cache(maxsize=8)
+def _local_dollar(n: str) -> str:
+    """The currency a bare 元 means in (normalised) text `n`: TWD or HKD where the text names
+    only that one, else CNY."""
+    twd, hkd = bool(_TWD_WORDS.search(n)), bool(_HKD_WORDS.search(n))
+    return "TWD" if twd and not hkd else "HKD" if hkd and not twd else "CNY"
+
+
+# 约 ends a word here (预约, 违约, 签约) or is the verb "book" (可约两次, 限约1次): not "about".
+_YUE_ENDS_WORD = frozenset("预违签履合邀赴失践守毁解立条公契特节制婚租限可能再")
+
+
+def _yue_is_a_verb(n: str, at: int) -> bool:
+    return n.startswith("约", at) and not n.startswith("约合", at) and not n.startswith("约为", at) \
+        and (at > 0 and n[at - 1] in _YUE_ENDS_WORD or n[max(at - 2, 0):at] in ("可以", "能够"))
+
+
+# A number right after one of these names a zone, tier or step ("Zone 2", "Tier 1"): a label.
+_LABEL_NOUN = re.compile(r"(?<![A-Za-z])(?:zone|tier|level|terminal|gate|phase|class|grade|section|article|band|"
+                         r"category|step|option|platform|route|stage|type|region|area|lot|pier) ?$", re.IGNORECASE)
+
+
 def _inside_word_or_ordinal(n: str, lo: int, start: int) -> bool:
-    """"mp3", "第3天", "No. 5" are not amounts; "RMB300" is."""
+    """"mp3", "第3天", "No. 5", "Zone 2" are not amounts; "RMB300" is."""
     before = n[max(lo, start - 4):start]
     if before.endswith(("第", "第 ", "#")) or before.lower().endswith(("no.", "no. ")):
+        return True
+    if _LABEL_NOUN.search(n, max(lo, start - 12), start):
         return True
     if before and before[-1].isascii() and before[-1].isalpha():
         return not _patterns()["letter_cur"].search(before)

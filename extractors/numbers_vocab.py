@@ -35,7 +35,7 @@ UNITS = _expand(
         "business_day": ("business days", "business day", "working days", "working day", "work days",
                          "workdays", "个工作日", "工作日", "个工作天", "工作天"),
         "day": ("calendar days", "calendar day", "days", "day", "个自然日", "自然日", "天", "日"),
-        "hour": ("hours", "hour", "hrs", "hr", "h", "个小时", "小时", "个钟头", "钟头"),
+        "hour": ("hours", "hour", "hrs", "hr", "h", "个小时", "小时", "个钟头", "钟头", "个钟"),  # 个钟: Cantonese
         "minute": ("minutes", "minute", "mins", "min", "分钟"),
         "second": ("seconds", "second", "secs", "sec", "秒钟", "秒"),
         "millisecond": ("milliseconds", "ms", "毫秒"),
@@ -68,7 +68,7 @@ PER_WORDS = _expand(
         "month": ("month", "mo", "月"),
         "year": ("year", "annum", "yr", "年"),
         "day": ("day", "天", "日"),
-        "hour": ("hour", "hr", "h", "小时"),
+        "hour": ("hour", "hr", "h", "小时", "个钟"),
         "week": ("week", "周"),
         "user": ("user", "seat", "用户"),
         "device": ("device", "台"),
@@ -98,7 +98,7 @@ CUR_PREFIX = _expand(
 CUR_SUFFIX = _expand(
     {
         "USD": ("us dollars", "dollars", "dollar", "usd", "美元", "美金"),
-        "CNY": ("元人民币", "人民币", "yuan", "rmb", "cny", "块钱", "块", "元"),
+        "CNY": ("元人民币", "人民币", "yuan", "rmb", "cny", "块钱", "块", "元", "蚊"),  # bare 元/块/蚊: see numbers._local_dollar
         "EUR": ("euros", "euro", "eur", "欧元"),
         "GBP": ("pounds", "gbp", "英镑"),
         "HKD": ("hkd", "港元", "港币"),

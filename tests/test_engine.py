@@ -139,6 +139,17 @@ def test_conflicting_active_sources_are_shown_not_resolved(lexical):
     assert report.decision.action != "answer"
 
 
+@pytest.mark.parametrize("ranges", [("1 to 5", "2 to 3"), ("2 to 3", "1 to 5")])
+def test_a_narrower_range_in_another_active_source_is_a_conflict(lexical, ranges):
+    # A claim may narrow a source's range; two sources that state different ranges disagree,
+    # whichever comes first.
+    sources = [{"id": "A", "text": f"Refunds are issued within {ranges[0]} business days."},
+               {"id": "B", "text": f"Refunds are issued within {ranges[1]} business days."}]
+    report = lexical.verify("Refunds are issued within 2 to 3 business days.", sources)
+    assert report.conflicts and {report.conflicts[0].source_a, report.conflicts[0].source_b} == {"A", "B"}
+    assert report.claims[0].label != "supported"
+
+
 def test_a_value_in_a_source_about_something_else_is_no_conflict(lexical):
     sources = [
         {"id": "FAQ", "text": "Transfers usually post to the other account within 7 to 14 days."},

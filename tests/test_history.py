@@ -31,6 +31,10 @@ PLAN = ("Quillnet Unlimited Plus plan sheet, effective 2026-02-01. Unlimited Plu
     ("Third quarter 2025 results. Revenue was $3.2 billion, up 12.5 percent from the third quarter of 2024.",
      [False, False]),
     ("2025年年报。全年营收为32亿元，较2024年增长12%。", [False, False]),
+    # An older year as the topic of a Chinese sentence, unless the rule starts then.
+    ("2026年度考试报名时间为8月1日至8月25日。2025年报名费为每科150元。报名费为每科180元。", [False, True, False]),
+    ("2027年起手续费为30元。2026年起手续费为25元。", [False, False]),
+    ("2026年度汇算办理时间为2027年3月1日至2027年6月30日。", [False]),  # the sentence names the newest year too
 ])
 def test_past_sentences(text, past):
     assert [s.past for s in segment_source(Source(id="S1", text=text)).sentences] == past
@@ -140,3 +144,18 @@ def test_before_an_older_date_in_chinese_is_past():
     text = ("积分规则（2026年版）。2025年12月31日前获得的积分，有效期为12个月。2026年1月1日起获得的积分，有效期为24个月。"
             "年假须在3月31日前休完。")
     assert [s.past for s in segment_source(Source(id="S1", text=text)).sentences] == [False, True, False, False]
+
+
+EXAM = "2026年度考试报名时间为8月1日至8月25日。报名费为每科180元，须同时报考两科。2025年报名费为每科150元。"
+
+
+def test_a_claim_dated_this_year_does_not_rest_on_last_years_sentence(lexical):
+    report = lexical.verify("2026年的报名时间是8月1日到8月25日，报名费每科150元。", [{"id": "S1", "text": EXAM}])
+    fee = next(c for c in report.claims if "150" in c.text)
+    assert fee.label == "contradicted"
+    assert "150元" in fee.reason and "180元" in fee.reason
+
+
+def test_a_claim_dated_last_year_may_rest_on_last_years_sentence(lexical):
+    report = lexical.verify("2025年报名费为每科150元。", [{"id": "S1", "text": EXAM}])
+    assert report.claims[0].label == "supported"

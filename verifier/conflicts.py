@@ -47,7 +47,9 @@ def claim_conflicts(
         items = sorted(said.items())
         for i, (ia, fa) in enumerate(items):
             for ib, fb in items[i + 1 :]:
-                if compare_facts(fa, fb) == "different":
+                # Either order for amounts: a narrower range fits a wider one only as a claim does.
+                both = (compare_facts(fa, fb), compare_facts(fb, fa)) if fa.kind == "number" else (compare_facts(fa, fb),)
+                if "different" in both:
                     conflicts.append(_conflict(sources[ia], sources[ib], f"{claim_id}: {fact.text}",
                                                [fa.text, fb.text], "different values for the same slot"))
     supports = [s for s in relevant if s.current and s.scores.entailment >= thresholds.support]

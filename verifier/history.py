@@ -9,7 +9,8 @@ must not rest on it, nor take its values as matches; a claim that speaks of the 
 A sentence counts as past when it says so ("previously", "no longer", "此前", "旧版"), or when it
 speaks of a time before ("before", "prior to", "until" a date) or of a year older than the
 newest year in its source, in the past tense or of an edition ("was", "2025 edition", "2025年版"),
-or (Chinese having no tense) before such a year's date ("2025年12月31日前获得的积分").
+or (Chinese having no tense) before such a year's date ("2025年12月31日前获得的积分"), or with
+such a year as its topic ("2025年报名费为每科150元").
 Within one sentence, a clause whose year is older than another clause's, with no word that makes
 it a start ("2026年起手续费为30元，2025年手续费为25元"), states the past too: its values are past.
 A value a change starts from is the old value too: "raised to $4.9 billion from $4.7 billion",
@@ -65,11 +66,18 @@ def past_sentences(text: str, sentences: list[tuple[int, int]], dates: list[Fact
         # "2025年12月31日前获得的积分": before an older date, in Chinese, which has no tense.
         before_older_zh = newest is not None and any(
             _BEFORE_ZH.match(text, d.end) and (d.value.year or newest) < newest for d in inside)  # type: ignore[union-attr]
+        # "2025年报名费为每科150元": an older year as the topic of a Chinese sentence, unless it starts a rule.
+        older_topic_zh = newest is not None and max(stated, default=newest) < newest and any(
+            d.start - start <= 2 and _ZH_TOPIC_YEAR.match(text, d.end) for d in inside)
         past_tense = bool(_PAST_TENSE.search(sentence)) and not _PRESENT_TENSE.search(sentence)
         if (_SAYS_SO.search(sentence) or (before and _PAST_TENSE.search(sentence)) or before_older_zh
-                or (older and (past_tense or _EDITION.search(sentence)))):
+                or older_topic_zh or (older and (past_tense or _EDITION.search(sentence)))):
             out.add(i)
     return out
+
+
+# A Chinese year that is the sentence's topic: "2025年报名费……", "2025年度的……" (not "2025年起").
+_ZH_TOPIC_YEAR = re.compile(r"(?:年度|年)?(?:的)?(?![起以之开生])[\u4e00-\u9fff]")
 
 
 # A year with one of these is when a rule starts, which may well be now: "自2025年起", "from 2025".
@@ -120,6 +128,22 @@ def past_facts(text: str, start: int, end: int, facts: list[Fact]) -> frozenset[
     old = previous_values(text, start, end, [facts[k] for k in numbers])
     return frozenset(k for k, f in enumerate(facts) if any(a <= f.start < b for a, b in earlier)) \
         | frozenset(numbers[n] for n in old)
+
+
+def years_of(facts) -> set[int]:
+    """The years the date facts among `facts` name."""
+    return {y for f in facts if f.kind == "date" for y in (f.value.year, f.value.year_to) if y is not None}  # type: ignore[union-attr]
+
+
+def of_other_years(claim: Claim, claim_years: set[int], spans) -> bool:
+    """A claim dated only by its years ("2026年的报名时间是……，报名费每科150元") speaks of those
+    years, not of the past the `spans` (its candidate evidence) state about other years ("2025年
+    报名费为每科150元"). `claim_years`: the years of the claim and of the answer sentence it was
+    cut from."""
+    if not claim_years or _CLAIM_PAST.search(claim.sentence or claim.text):
+        return False
+    past = [f for span in spans for i, f in enumerate(span.facts) if span.past or i in span.past_facts]
+    return not claim_years & years_of(past)
 
 
 def about_the_past(claim: Claim, sentence_dates: bool = False) -> bool:

@@ -24,7 +24,7 @@ from verifier.conflicts import claim_conflicts, unresolved
 from verifier.decide import decide
 from verifier.decision_log import DecisionLog
 from verifier.factcheck import check_facts
-from verifier.history import about_the_past
+from verifier.history import about_the_past, of_other_years, years_of
 from verifier.qualify import asker_qualifiers
 from verifier.handoff import handoff_package
 from verifier.messages import family, message
@@ -179,11 +179,16 @@ class Verifier:
         entities_of = functools.lru_cache(maxsize=64)(lambda text: extract_entities(text, self.analyzer))
         pairs = prepared.pairs()
         dated_sentences = {c.sentence for c in prepared.claims if c.sentence and any(f.kind == "date" for f in c.facts)}
+        sentence_years: dict[str, set[int]] = {}
+        for c in prepared.claims:
+            sentence_years.setdefault(c.sentence or c.text, set()).update(years_of(c.facts))
         position = 0
         for i, (claim, cands) in enumerate(zip(prepared.claims, prepared.candidates)):
             scored = []
             # A claim about the present does not rest on a sentence about the past.
-            present = not about_the_past(claim, claim.sentence in dated_sentences)
+            claim_years = years_of(claim.facts) | sentence_years[claim.sentence or claim.text]
+            present = not about_the_past(claim, claim.sentence in dated_sentences) \
+                or of_other_years(claim, claim_years, [c.span for c in cands])
             for cand in cands:
                 seg = prepared.sources[cand.source_index]
                 past = present and cand.span.past
