@@ -7,10 +7,11 @@ same place the earlier alternative wins (phones before dates before sections bef
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from functools import lru_cache
 
 from extractors.chinese_numerals import parse_chinese_number
-from extractors.schema import Fact, IdentifierValue
+from extractors.schema import Fact, IdentifierValue, Quantity
 from extractors.text import match_key
 
 _MONTHS = (
@@ -25,10 +26,12 @@ _ALTERNATIVES = [
     ("title", r"《[^》\n]{0,60}》"),
     ("phone", r"\+[0-9]{1,3}[ -]?(?:\([0-9]{1,4}\)[ -]?)?[0-9]{1,4}(?:[ -][0-9]{2,5}){1,4}(?![0-9])"
               r"|(?<![0-9])\([0-9]{3,4}\)[ ]?[0-9]{3,4}[- ][0-9]{4}(?![0-9])"
-              r"|(?<![0-9-])[0-9]{3}-[0-9]{3}-[0-9]{4}(?![0-9-])"
+              r"|(?<![0-9-])(?:1-)?[0-9]{3}-[0-9]{3}-[0-9]{4}(?![0-9-])"
               r"|(?<![0-9])[48]00[ -][0-9]{3}[ -][0-9]{4}(?![0-9])"
               r"|(?<![0-9-])0[0-9]{1,3}-[0-9]{7,8}(?![0-9-])"
               r"|(?<![0-9])1[3-9][0-9]{9}(?![0-9])"),
+    # "7×24小时" is round the clock: 24 hours, as "全天24小时" says it.
+    ("clock", r"(?<![A-Za-z0-9])(?:7[x×*]24|24[x×*]7)[ ]?(?:小时|hours?|hrs?)(?![A-Za-z])"),
     ("date", r"(?<![0-9.])" + _YEAR + r"[ ]?(?:[-~至到]|to)[ ]?" + _YEAR + r"[ ]?年"
              r"|(?<![0-9])" + _YEAR + r"[ ]?年(?:[ ]?[0-9]{1,2}[ ]?月(?:[ ]?[0-9]{1,2}[ ]?[日号])?)?"
              r"|(?<![0-9.])" + _YEAR + r"[-/.][0-9]{1,2}[-/.][0-9]{1,2}(?![0-9])"
@@ -108,6 +111,10 @@ def special_spans(text: str, n: str) -> tuple[list[Fact], list[tuple[int, int]]]
         kind = m.lastgroup
         blocked.append(m.span())
         if kind == "date":
+            continue
+        if kind == "clock":
+            facts.append(Fact(kind="number", text=text[m.start():m.end()], start=m.start(), end=m.end(),
+                              value=Quantity(value=Decimal(24), unit="hour")))
             continue
         if kind == "title":
             for y in _TITLE_YEAR.finditer(n, m.start(), m.end()):

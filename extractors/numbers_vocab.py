@@ -57,6 +57,7 @@ UNITS = _expand(
         "item": ("items", "件"),
         "sheet": ("张",),  # tickets, vouchers, cards: 两张免费升级券
         "transaction": ("transactions", "transaction", "笔"),
+        "point": ("points", "point", "个积分", "积分"),  # loyalty points: 8000积分一晚
         "kWh": ("kilowatt-hours", "kilowatt hours", "kilowatt-hour", "kilowatt hour", "kwh", "千瓦时", "度"),
     }
 )

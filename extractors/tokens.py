@@ -13,13 +13,13 @@ from extractors.text import normalise
 
 _WORD = re.compile(r"[a-z0-9]+(?:[.,][0-9]+)*|[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 
-# Function words carry no evidence; dropping them keeps recall about content.
+# Function words (and contraction tails: you'll, we're) carry no evidence; dropping them keeps recall about content.
 _EN_STOP = frozenset(
     """a an the and or but if of to in on at by for with from as is are was were be been being this that
     these those it its it's their there they them he she his her we our you your i me my do does did done
     have has had having will would can could should may might must shall not no yes so than then too very
     which who whom whose what when where why how also just only into onto about over under up down out
-    per each any all some such other more most own same both either neither nor s t""".split()
+    per each any all some such other more most own same both either neither nor s t ll re ve d m""".split()
 )
 _ZH_STOP = frozenset("的了是在和与及或也就都而且并把被对于为以其之个这那有")
 

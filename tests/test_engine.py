@@ -312,3 +312,26 @@ def test_a_tier_list_binds_each_attribute_to_its_tier(lexical):
     assert [(f.text, f.evidence_text) for f in upload.facts if f.status == "mismatched"] == [("50GB", "上限20GB")]
     right = lexical.verify("超级会员每月25元，单个文件最多可以上传50GB。", [source]).claims
     assert all(f.status == "matched" for c in right for f in c.facts)
+
+
+def test_a_bare_number_matches_the_same_value_with_its_unit(lexical):
+    # "at least 17" is the age the source states in years; the parenthetical 16 is another case.
+    source = {"id": "S1", "text": "Donors must be at least 17 years old (16 with parental consent) and weigh at least "
+                                  "110 pounds."}
+    (claim,) = lexical.verify("Donors must be at least 17 (or 16 with parental consent).", [source]).claims
+    assert [(f.text, f.status, f.evidence_text) for f in claim.facts] == [
+        ("at least 17", "matched", "at least 17 years"), ("16", "matched", "16")]
+
+
+def test_a_value_whose_unit_a_list_leaves_implied_still_matches(lexical):
+    source = {"id": "S1", "text": "Free night awards cost 15,000 points at Category 1 hotels, 25,000 at Category 2 "
+                                  "and 40,000 at Category 3."}
+    (claim,) = lexical.verify("A free night at a Category 3 hotel costs 40,000 points.", [source]).claims
+    assert [(f.text, f.status, f.evidence_text) for f in claim.facts if f.kind == "number"] == [
+        ("40,000 points", "matched", "40,000")]
+
+
+def test_you_also_names_no_one_the_evidence_must_name(lexical):
+    source = {"id": "S1", "text": "Donors must feel well on the day. Bring a photo ID to every donation."}
+    (claim,) = lexical.verify("You'll also need to bring a photo ID to every donation.", [source]).claims
+    assert claim.label == "supported", claim.reason

@@ -136,9 +136,11 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
         same = [o for o in cand.span.facts if o.kind == fact.kind and same_dimension(fact, o)]
         verdicts = [(o, compare_facts(fact, o)) for o in same]
         agree = next((o for o, v in verdicts if v == "equal"), None) \
-            or next((o for o, v in verdicts if v == "compatible" and not _rival_limit(fact, o, verdicts)), None)
+            or next((o for o, v in verdicts if v == "compatible" and not _rival_limit(fact, o, verdicts)), None) \
+            or _unit_implied(fact, cand.span)
         if agree is not None:
-            rival = None if claim is None else bound_elsewhere(fact, agree, cand.span, same, claim, question)
+            rival = None if claim is None or agree not in same else \
+                bound_elsewhere(fact, agree, cand.span, same, claim, question)
             if rival is not None:
                 return FactResult(fact, "mismatched", rival, rival.text, cand.span.source_id)
             return FactResult(fact, "matched", agree, agree.text, cand.span.source_id)
@@ -159,6 +161,23 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
         if weak is not None and deferred is None:
             deferred = FactResult(fact, "mismatched", weak, weak.text, cand.span.source_id)
     return deferred or FactResult(fact, "missing")
+
+
+def _unit_implied(fact: Fact, span: Span) -> Fact | None:
+    """The span's value that states the claim's number, comparator and all, where one side
+    leaves the unit implied: "at least 17" in "must be at least 17 years old", "40,000 points"
+    in "15,000 points at Category 1 hotels, …, 40,000 at Category 3"."""
+    def bare(f: Fact) -> bool:
+        return f.value.unit is None and f.value.currency is None  # type: ignore[union-attr]
+
+    def number(f: Fact) -> tuple:
+        return f.value.value, f.value.low, f.value.high, f.value.comparator  # type: ignore[union-attr]
+
+    # A single digit coincides too easily ("一张访客停车证" and "1个居民停车泊位").
+    if fact.kind != "number" or fact.value.value is not None and abs(fact.value.value) < 10:  # type: ignore[union-attr]
+        return None
+    return next((o for o in span.facts if o.kind == "number" and bare(o) != bare(fact) and number(o) == number(fact)),
+                None)
 
 
 # Words a value's clause must share with the claim (its own words aside) to be about the same
