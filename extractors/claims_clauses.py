@@ -71,10 +71,12 @@ def en_parts(doc: Doc, offset: int, original: str) -> list[Part]:
             between = [c for c in tok.head.children if c.dep_ in ("cc", "punct") and c.i < tok.left_edge.i]
             if not between or between[-1].i <= tok.head.i:
                 continue
-            first = between[-1]
+            first = conj = between[-1]
             if first.dep_ == "cc" and first.i > 0 and doc[first.i - 1].text in (",", ";"):
                 first = doc[first.i - 1]
-            cuts.append((first.idx, tok.left_edge.idx if tok.left_edge.i > first.i else doc[first.i + 1].idx, tok.head, tok))
+            # The clause starts right after the conjunction, whatever the parse hangs elsewhere:
+            # "but won't be re-enrolled" keeps its "won't be re-".
+            cuts.append((first.idx, doc[conj.i + 1].idx, tok.head, tok))
         elif tok.dep_ == "advcl" and tok.head.i < tok.i and any(c.dep_ in _SUBJ for c in tok.children):
             # ", while" / "whereas" contrast two statements; a bare "while" is temporal.
             marks = [c for c in tok.children if c.dep_ == "mark" and c.lower_ in ("while", "whereas")]

@@ -335,3 +335,15 @@ def test_you_also_names_no_one_the_evidence_must_name(lexical):
     source = {"id": "S1", "text": "Donors must feel well on the day. Bring a photo ID to every donation."}
     (claim,) = lexical.verify("You'll also need to bring a photo ID to every donation.", [source]).claims
     assert claim.label == "supported", claim.reason
+
+
+@pytest.mark.parametrize("answer, source", [
+    # The negation sits inside the condition: it states when, and denies nothing.
+    ("If you can't make the new date, refunds are available on request within 30 days of the announcement.",
+     "If an event is rescheduled, refunds are available on request within 30 days of the announcement."),
+    # The source denies the other side of the claim's bound.
+    ("损失率超过20%才会赔付。", "损失率在20%以下的不予赔付，超过20%的按损失率乘以保险金额计算赔款。"),
+])
+def test_no_opposite_where_the_negation_is_a_condition_or_the_other_side(lexical, answer, source):
+    (claim,) = lexical.verify(answer, [{"id": "S1", "text": source}]).claims
+    assert claim.label != "contradicted", claim.reason

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from extractors import Claim, Fact
+from extractors.numbers import extract_numbers
 from extractors.qualifiers import (Qualifier, clauses, find_qualifiers, is_negated, negation_scopes,
                                    opposite_words, qualifiers_agree, sentences)
 from extractors.schema import QualifierValue
@@ -114,7 +115,8 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
         if swap and token_recall(claim.text.replace(swap[0], swap[1]), span_text) >= POLARITY_MIN_RECALL:
             # "不收费" against "免费": the opposite word under a negation says the same thing.
             return is_negated(claim.text) == is_negated(part)
-    if is_negated(claim.text):
+    # "if you can't make it, you can ask for a refund": a negation inside a condition denies nothing.
+    if is_negated(_CONDITIONAL_NEGATION.sub(" ", normalise(claim.text))):
         return token_recall(claim.text, span_text) >= POLARITY_MIN_RECALL and not is_negated(span_text)
     # An affirmative claim clashes only with a negation in the clause it matches best, so
     # "returns are free; gift cards are not refundable" does not clash with "returns are free".
@@ -131,14 +133,30 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
         return True
     if _CONDITIONAL_NEGATION.search(normalise(best)):
         return False  # "lost if it has not been delivered in 30 days" states a condition, denies nothing
+    if _other_side(claim, best):
+        return False  # "20%以下的不予赔付" denies the other side of the claim's "超过20%"
     about_claim = any(not content_tokens(scope) or mine & frozenset(content_tokens(scope))
                       for scope in negation_scopes(best))
     return token_recall(claim.text, best) >= _polarity_min_recall(claim.text) and about_claim
 
 
-_CONDITIONAL_NEGATION = re.compile(r"\b(?:if|unless|until|when|once)\b[^,;:.]*?\b(?:not|never|no)\b|"
+_CONDITIONAL_NEGATION = re.compile(r"\b(?:if|unless|until|when|once)\b[^,;:.]*?(?:\b(?:not|never|no|cannot)\b|n['’]t\b)|"
+                                   r"\b(?:who|that)\s+(?:do|does|did|have|has)\s+not\b|"
                                    r"(?:如果|如|若|倘若|假如)[^，,；;。]*?[未没不]", re.IGNORECASE)
 _CONTRAST = re.compile(r"\s*(?:(?:and\s+)?not\b|rather than\b|instead of\b|而不是|而非|并非|不是由|不由)", re.IGNORECASE)
+
+
+_SIDES = (frozenset({"lt", "le"}), frozenset({"gt", "ge"}))
+
+
+def _other_side(claim: Claim, clause: str) -> bool:
+    """Whether the clause bounds one of the claim's values from the other side: it speaks of
+    the complementary case ("20%以下" against the claim's "超过20%")."""
+    mine = [f.value for f in claim.facts if f.kind == "number" and f.value.value is not None]  # type: ignore[union-attr]
+    below, above = _SIDES
+    return any(q.value == c.value and q.unit == c.unit  # type: ignore[union-attr]
+               and (q.comparator in below and c.comparator in above or q.comparator in above and c.comparator in below)
+               for q in (f.value for f in extract_numbers(clause) if f.kind == "number") for c in mine)
 
 
 def _ruled_out(claim_words: frozenset[str], span_text: str) -> bool:
