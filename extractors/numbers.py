@@ -89,7 +89,8 @@ def _patterns() -> dict[str, re.Pattern[str]]:
             + r"(?![ ]?(?:earlier|ago|before|later|prior))",
             re.IGNORECASE,
         ),
-        "csuffix": re.compile(_SP + r"(?P<c>" + alternation(CMP_SUFFIX) + r")", re.IGNORECASE),
+        # (but "3个月起算" starts a count there: no bound)
+        "csuffix": re.compile(_SP + r"(?P<c>" + alternation(CMP_SUFFIX) + r")(?!(?<=起)[算计])", re.IGNORECASE),
         "approx_suffix": re.compile(_SP + r"(?:左右|上下|or so(?![A-Za-z]))", re.IGNORECASE),
         "sep": re.compile(r"[ \t]{0,3}(?:(?P<dash>-|~|〜)|(?P<word>to|到|至|and|和|与))[ \t]{0,3}", re.IGNORECASE),
         "cur_prefix": re.compile(r"(?:" + alternation(CUR_PREFIX) + r")[ ]?", re.IGNORECASE),
@@ -235,6 +236,11 @@ def _amount(n: str, m: re.Match[str], hi: int, has_cur: bool) -> _Amount | None:
     elif cm := p["cur"].match(n, end, hi):
         word = _key(cm.group("c"))
         currency, end = (_local_dollar(n) if word in _LOCAL_DOLLAR else CUR_SUFFIX[word]), cm.end()
+        if word in ("cents", "cent", "¢"):
+            if on := _ON_THE_DOLLAR.match(n, end, hi):
+                currency, unit, end = None, "percent", on.end()  # "50 cents on the dollar" = 50%
+            else:
+                value = value / 100  # "15 cents" = $0.15
     if unit is None and (um := p["unit"].match(n, end, hi)):
         unit, end = UNITS[_key(um.group("u"))], um.end()
     return _Amount(raw, end, value, chinese, factor, currency, unit, bool(more))
@@ -314,6 +320,7 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
                 context=context_words(n, span_start, end, lo))
 
 
+_ON_THE_DOLLAR = re.compile(r"\s+on\s+the\s+dollar\b", re.IGNORECASE)
 # Words for "dollars" in the local currency: 300元 is NT$300 in a text that speaks of 新台幣.
 _LOCAL_DOLLAR = frozenset({"元", "块", "块钱", "蚊"})
 _TWD_WORDS = re.compile(r"新台币|台币|nt\$|ntd|twd", re.IGNORECASE)

@@ -40,6 +40,11 @@ UNITS = _expand(
         "second": ("seconds", "second", "secs", "sec", "秒钟", "秒"),
         "millisecond": ("milliseconds", "ms", "毫秒"),
         "week": ("weeks", "week", "个星期", "个礼拜", "星期", "周"),
+        # "two months' rent" is an amount, not a duration (also: "half a month's rent").
+        "month_rent": ("months' rent", "month's rent", "months’ rent", "month’s rent", "个月租金", "个月的租金",
+                       "个月房租"),
+        "month_salary": ("months' salary", "month's salary", "months’ salary", "month’s salary", "months' pay",
+                         "month's pay", "个月工资", "个月的工资", "个月薪资"),
         "month": ("months", "month", "个月"),
         "year": ("years", "year", "yrs", "年", "周岁", "岁"),  # 岁: an age, like "18 years old"
         "night": ("nights", "night", "晚", "夜", "间夜"),
@@ -98,7 +103,7 @@ CUR_PREFIX = _expand(
 
 CUR_SUFFIX = _expand(
     {
-        "USD": ("us dollars", "dollars", "dollar", "usd", "美元", "美金"),
+        "USD": ("us dollars", "dollars", "dollar", "usd", "美元", "美金", "cents", "cent", "¢"),  # cents: numbers._amount scales them
         "CNY": ("元人民币", "人民币", "yuan", "rmb", "cny", "块钱", "块", "元", "蚊"),  # bare 元/块/蚊: see numbers._local_dollar
         "EUR": ("euros", "euro", "eur", "欧元"),
         "GBP": ("pounds", "gbp", "英镑"),

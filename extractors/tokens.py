@@ -34,7 +34,7 @@ def _stem(word: str) -> str:
         return word[:-2]
     if word.endswith("s") and not word.endswith(("ss", "us", "is")):
         return word[:-1]
-    for suffix in ("ing", "ed"):
+    for suffix in ("able", "ing", "ed"):  # "refundable"/"refunded"/"refund"
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
             return word[: -len(suffix)]
     return word

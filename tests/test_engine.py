@@ -347,3 +347,19 @@ def test_you_also_names_no_one_the_evidence_must_name(lexical):
 def test_no_opposite_where_the_negation_is_a_condition_or_the_other_side(lexical, answer, source):
     (claim,) = lexical.verify(answer, [{"id": "S1", "text": source}]).claims
     assert claim.label != "contradicted", claim.reason
+
+
+def test_refunded_against_not_refundable_is_an_opposite(lexical):
+    source = {"id": "S1", "text": "Tuition is refunded if the visa is refused. The $300 application fee is not "
+                                  "refundable in any circumstances."}
+    claims = lexical.verify("The $300 application fee is refunded as well.", [source]).claims
+    assert claims[0].label == "contradicted", claims[0].reason
+
+
+def test_months_of_rent_are_an_amount_not_a_duration(lexical):
+    source = {"id": "S1", "text": "The early termination fee is one month's rent if the lease has more than six "
+                                  "months remaining, and half a month's rent if it has six months or less."}
+    (claim,) = lexical.verify("With more than six months left, the early termination fee is two months' rent.",
+                              [source]).claims
+    assert claim.label == "contradicted"
+    assert ("two months' rent", "one month's rent") in [(f.text, f.evidence_text) for f in claim.facts]
