@@ -117,6 +117,7 @@ def _zh_patterns() -> dict[str, re.Pattern[str]]:
     return {
         "sep": re.compile(r"(?<!\d),(?!\d)|[，;；]"),
         "conj": re.compile(r"\s*(?:并且|并|而且|且|同时|此外|另外|以及|还|也|但是|但|而)\s*"),
+        "also": re.compile(r"\s*(?:还|也)\s*"),
         "modal": re.compile(rf"(?:{modal})"),
         "own_modal": re.compile(rf"\s*(?:不|未|无需|无须|{modal})"),
         "qualifier": re.compile(rf"(?:除外|例外|为准|为限){_END}"),
@@ -128,6 +129,7 @@ def _zh_patterns() -> dict[str, re.Pattern[str]]:
     }
 
 
+_MODALS_AFTER_ALSO = ("可以", "可", "能", "享")
 _PREDICATE = frozenset({"v", "vd", "a", "ad"})
 _CONTENT = frozenset({"n", "nz", "nw", "vn", "an", "m", "q", "PER", "LOC", "ORG", "TIME", "t", "s", "r", "f"})
 _NOMINAL = frozenset({"n", "nz", "nw", "vn", "an", "PER", "LOC", "ORG", "r", "s", "a"})
@@ -261,5 +263,7 @@ def zh_parts(doc: Doc, offset: int, norm: str, original: str) -> list[Part]:
         if _own_subject(core, norm):
             subject, modal = _zh_subject(core, norm, original)
         start = group[0].core if parts else group[0].start
+        if parts and p["also"].fullmatch(norm, group[0].start, group[0].core) and norm.startswith(_MODALS_AFTER_ALSO, start):
+            start = group[0].start  # "还可以享受免费早餐" keeps its 还: it extends a rule (verifier.qualify)
         parts.append(Part(start, group[-1].end, prefix))
     return parts or [Part(offset, end)]

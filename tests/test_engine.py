@@ -363,3 +363,13 @@ def test_months_of_rent_are_an_amount_not_a_duration(lexical):
                               [source]).claims
     assert claim.label == "contradicted"
     assert ("two months' rent", "one month's rent") in [(f.text, f.evidence_text) for f in claim.facts]
+
+
+@pytest.mark.parametrize("answer, label", [
+    ("金卡会员最晚可以在下午两点退房，还可以享受免费早餐。", "partial"),  # breakfast is the 钻石会员's
+    ("钻石会员最晚可以在下午四点退房，还可以享受双人免费早餐。", "supported"),
+])
+def test_also_gives_the_tier_only_what_its_own_part_of_the_sentence_says(lexical, answer, label):
+    source = {"id": "S1", "text": "钻石会员可享受双人免费早餐及最晚下午4点退房；金卡会员可享受最晚下午2点退房。"}
+    claims = lexical.verify(answer, [source]).claims
+    assert [c.label for c in claims] == ["supported", label], [c.reason for c in claims]

@@ -172,7 +172,7 @@ def _ruled_out(claim_words: frozenset[str], span_text: str) -> bool:
 
 # "X 也可以 Y", "X can also Y": the answer extends a rule to X. Small models read "试用期员工也可以
 # 享受体检" as entailed by "员工入职满一年后可享受体检"; the evidence must name X where it says Y.
-_ADDITIVE = re.compile(r"也(?=可以|可|能|有|会|需|要|是|适用|享|必须|应)|同样(?=可以|可|能|适用|享)|亦(?=可)"
+_ADDITIVE = re.compile(r"也(?=可以|可|能|有|会|需|要|是|适用|享|必须|应)|同样(?=可以|可|能|适用|享)|亦(?=可)|还(?=可以|可|能|享)"
                        r"|\b(?:also|as well)\b", re.IGNORECASE)
 _AUXILIARY = re.compile(r"(?:\s+(?:can|may|could|will|would|should|must|are|is|do|does|have|has))+$", re.IGNORECASE)
 SUBJECT_MIN_RECALL = 0.5
@@ -188,8 +188,10 @@ def unstated_subject(claim: Claim, span_text: str) -> str | None:
     rest = claim.text[m.end():]
     if not content_tokens(subject) or not content_tokens(rest):
         return None  # "You also need ..." names no one the evidence could name
-    stated = max((span_text[a:b] for a, b in sentences(span_text)),
-                 key=lambda part: token_recall(rest, part), default=span_text)
+    # A sentence that lists cases (";"/"；") states each in its own part: "钻石会员可享受双人免费早餐
+    # ……；金卡会员可享受最晚下午2点退房" does not give 金卡会员 the breakfast.
+    parts = [p for a, b in sentences(span_text) for p in re.split(r"[；;]", span_text[a:b]) if p.strip()]
+    stated = max(parts, key=lambda part: token_recall(rest, part), default=span_text)
     return subject if token_recall(subject, stated) < SUBJECT_MIN_RECALL else None
 
 
