@@ -373,3 +373,19 @@ def test_also_gives_the_tier_only_what_its_own_part_of_the_sentence_says(lexical
     source = {"id": "S1", "text": "钻石会员可享受双人免费早餐及最晚下午4点退房；金卡会员可享受最晚下午2点退房。"}
     claims = lexical.verify(answer, [source]).claims
     assert [c.label for c in claims] == ["supported", label], [c.reason for c in claims]
+
+
+@pytest.mark.parametrize("answer, values", [
+    ("本场演出的主办单位是乐途票务。", [("乐途票务", "杭州映像文化传媒有限公司")]),
+    ("票务总代理是乐途票务。", []),
+    ("The organiser is TicketHub.", [("TicketHub", "Northlight Events Ltd")]),
+    ("The box office is TicketHub.", []),
+])
+def test_a_value_listed_under_another_label_is_a_mismatch(lexical, answer, values):
+    sources = [{"id": "S1", "text": "演出场馆：杭州奥体中心体育馆。主办单位：杭州映像文化传媒有限公司；票务总代理：乐途票务。"},
+               {"id": "S2", "text": "Venue: Harbour Arena. Organiser: Northlight Events Ltd; Box office: TicketHub."}]
+    (claim,) = lexical.verify(answer, sources).claims
+    assert [(f.text, f.evidence_text) for f in claim.facts if f.status == "mismatched"] == values
+    assert (claim.label == "contradicted") == bool(values)
+    for f in claim.facts:
+        assert answer[f.start:f.end] == f.text

@@ -17,6 +17,7 @@ from extractors.text import match_key, normalise
 from extractors.tokens import content_tokens, token_recall
 from verifier.binding import bound_elsewhere
 from verifier.candidates import Candidate
+from verifier.labels import swapped_label
 from verifier.segment import Span
 from verifier.schema import FactCheck
 
@@ -74,6 +75,10 @@ def check_facts(claim: Claim, candidates: list[Candidate], *, min_relevance: flo
         results = [_entity_clash(claim, r, ranked, min_relevance, entities_of) for r in results]
     if stated_before:
         results = [_as_before(r, stated_before, min_relevance) if r.status == "missing" else r for r in results]
+    if (swap := swapped_label(claim, ranked)) is not None:
+        # (it replaces what the fact check said of the same name, if the tagger found it)
+        results = [r for r in results if (r.fact.start, r.fact.end) != (swap.fact.start, swap.fact.end)]
+        results.append(FactResult(swap.fact, "mismatched", None, swap.value, swap.source_id))
     return results
 
 
