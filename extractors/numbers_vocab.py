@@ -42,7 +42,7 @@ UNITS = _expand(
         "week": ("weeks", "week", "个星期", "个礼拜", "星期", "周"),
         # "two months' rent" is an amount, not a duration (also: "half a month's rent").
         "month_rent": ("months' rent", "month's rent", "months’ rent", "month’s rent", "个月租金", "个月的租金",
-                       "个月房租"),
+                       "个月房租", "个月租"),
         "month_salary": ("months' salary", "month's salary", "months’ salary", "month’s salary", "months' pay",
                          "month's pay", "个月工资", "个月的工资", "个月薪资"),
         "month": ("months", "month", "个月"),

@@ -389,3 +389,11 @@ def test_a_value_listed_under_another_label_is_a_mismatch(lexical, answer, value
     assert (claim.label == "contradicted") == bool(values)
     for f in claim.facts:
         assert answer[f.start:f.end] == f.text
+
+
+def test_a_value_the_claim_states_for_another_item_is_no_rival(lexical):
+    source = {"id": "S1", "text": "In Zone 1, calls cost $0.25 per minute for both outgoing and incoming calls. "
+                                  "In Zone 2, calls cost $1.50 per minute, incoming or outgoing."}
+    (claim,) = lexical.verify("Incoming calls cost $0.25 a minute in Zone 1 and $1.50 a minute in Zone 2.",
+                              [source]).claims
+    assert [f.status for f in claim.facts if f.kind == "number"] == ["matched", "matched"]
