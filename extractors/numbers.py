@@ -281,7 +281,8 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
     value, low, high = (None, _range_low(left, right), right.value) if right else (left.value, None, None)
     unit, currency = last.unit or left.unit, cur_prefix or last.currency or left.currency
     end, per, comparator = last.end, None, None
-    approx = bool(pre and pre.group("approx")) and not _yue_is_a_verb(n, pre.start("approx"))  # type: ignore[union-attr]
+    approx_word = bool(pre and pre.group("approx")) and not _yue_is_a_verb(n, pre.start("approx"))  # type: ignore[union-attr]
+    approx = approx_word
     p = _patterns()
     if pre and pre.group("per"):
         per = PER_WORDS[pre.group("perw")]  # "每人每晚": the nearest rate word is the slot's
@@ -308,7 +309,7 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
         return None
     span_start = start
     if pre:
-        used = [g for g in ("per", "between", "cmp", "cur", "neg") if pre.group(g)] + (["approx"] if approx else [])
+        used = [g for g in ("per", "between", "cmp", "cur", "neg") if pre.group(g)] + (["approx"] if approx_word else [])
         if right is None and "between" in used:
             used.remove("between")  # "between 2" without "and 4" is not a range
         span_start = min((pre.start(g) for g in used), default=start)

@@ -3,6 +3,8 @@
 Policies list values per tier, plan or group in one sentence: "30 days for Economy or 15 days
 for Priority", "普通会员……单文件上限20GB；超级会员……50GB". An answer that takes the other
 case's value has every number "found" in the sentence, so the plain fact check passes it.
+The case may also be a condition the claim states as a bound ("priced over $1,200"):
+`condition_elsewhere`.
 
 The sentence is cut between its values at the strongest boundary found there (sentence end,
 then ；/:, then or/and/while/而/但, then a comma), into groups; a group with several values
@@ -131,3 +133,41 @@ def own_words(fact: Fact, claim: Claim) -> frozenset[str] | None:
             return None
         start, end, inside = mine.start, mine.end, list(mine.values)
     return _keys(claim.text[start:end]) - _keys(fact.text)
+
+
+def condition_elsewhere(fact: Fact, agree: Fact, span: Span, claim: Claim) -> Fact | None:
+    """The value `span` gives under the claim's own condition when `agree` (the span's value
+    equal to the claim's `fact`) sits under another condition: "$120 for a refrigerator priced
+    over $1,200" against "$200 on refrigerators priced over $1,200 and $120 on refrigerators
+    priced up to $1,200". A condition is a bound among the claim's other numbers; it belongs to
+    the group (cut as `value_groups` cuts) that states it equally. None when the claim's
+    conditions are stated in `agree`'s own group, or the other group has no single value for
+    the fact's slot."""
+    if fact.kind != "number" or fact.value.comparator != "eq":  # type: ignore[union-attr]
+        return None  # a bound is the condition itself, not the value it governs
+    others = [f for f in claim.facts if f is not fact and f.kind == "number"]
+    if any(f.value.comparator == "eq" and same_dimension(fact, f) for f in others):  # type: ignore[union-attr]
+        return None  # the claim lists values itself ("10%, rising to 25% below 99.0%"): own_words' job
+    conditions = [f for f in others if f.value.comparator != "eq"]  # type: ignore[union-attr]
+    values = sorted((f for f in span.facts if f.kind == "number"), key=lambda f: f.start)
+    if not conditions or len(values) < 2:
+        return None
+    groups = value_groups(span.text, span.start, values)
+    here = next((g for g in groups or [] if agree in g.values), None)
+    if here is None:
+        return None
+
+    def states(group: Group, condition: Fact) -> bool:
+        return any(compare_facts(condition, v) == "equal" for v in group.values)
+
+    for condition in conditions:
+        if states(here, condition):
+            return None
+        owner = [g for g in groups if g is not here and states(g, condition)]  # type: ignore[union-attr]
+        if len(owner) != 1:
+            continue
+        rivals = [v for v in owner[0].values if same_dimension(fact, v) and not states(here, v)
+                  and compare_facts(condition, v) != "equal" and compare_facts(fact, v) == "different"]
+        if len(rivals) == 1:
+            return rivals[0]
+    return None

@@ -15,7 +15,7 @@ from extractors import Claim, Fact
 from extractors.compare import compare_facts, same_dimension, same_slot
 from extractors.text import match_key, normalise
 from extractors.tokens import content_tokens, token_recall
-from verifier.binding import bound_elsewhere
+from verifier.binding import bound_elsewhere, condition_elsewhere
 from verifier.candidates import Candidate
 from verifier.labels import swapped_label
 from verifier.segment import Span
@@ -145,7 +145,8 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
             or _unit_implied(fact, cand.span)
         if agree is not None:
             rival = None if claim is None or agree not in same else \
-                bound_elsewhere(fact, agree, cand.span, same, claim, question)
+                bound_elsewhere(fact, agree, cand.span, same, claim, question) \
+                or condition_elsewhere(fact, agree, cand.span, claim)
             if rival is not None:
                 return FactResult(fact, "mismatched", rival, rival.text, cand.span.source_id)
             return FactResult(fact, "matched", agree, agree.text, cand.span.source_id)
