@@ -137,6 +137,8 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
     # clearly about the claim (or whose slot words appear anywhere in the claim) is a mismatch
     # unless a less relevant span still agrees ("Orders over $75 ship free" after "$14.99").
     deferred: FactResult | None = None
+    # A value the claim itself states for another item is no rival: "$0.25 a minute in Zone 1 and $1.50 in Zone 2".
+    own = [f for f in claim.facts if f is not fact] if claim is not None else []
     for cand in ranked:
         same = [o for o in cand.span.facts if o.kind == fact.kind and same_dimension(fact, o)]
         verdicts = [(o, compare_facts(fact, o)) for o in same]
@@ -157,8 +159,6 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
         close = next((o for o, v in verdicts if v == "close" and same_slot(fact, o)), None)
         if close is not None and deferred is None:
             return FactResult(fact, "missing", close, close.text, cand.span.source_id)
-        # A value the claim itself states for another item is no rival: "$0.25 a minute in Zone 1 and $1.50 in Zone 2".
-        own = [f for f in claim.facts if f is not fact] if claim is not None else []
         rivals = [o for o, v in verdicts if v == "different"
                   and not any(f.kind == o.kind and compare_facts(f, o) == "equal" for f in own)]
         clash = next((o for o in rivals if same_slot(fact, o)), None)
