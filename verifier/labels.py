@@ -41,6 +41,8 @@ def swapped_label(claim: Claim, ranked: list[Candidate]) -> SwappedLabel | None:
     said = normalise(claim.source_text).casefold()
     named = normalise(claim.text).casefold()
     for cand in ranked:
+        if "：" not in cand.span.text and ":" not in cand.span.text:
+            continue  # most sentences list nothing; skip normalising them
         pairs = _pairs(cand.span.text)
         for label, value in pairs:
             if label not in named or match_key(value) in match_key(claim.text):

@@ -179,6 +179,7 @@ class Verifier:
         entities_of = functools.lru_cache(maxsize=64)(lambda text: extract_entities(text, self.analyzer))
         pairs = prepared.pairs()
         dated_sentences = {c.sentence for c in prepared.claims if c.sentence and any(f.kind == "date" for f in c.facts)}
+        # The years of each answer sentence: every claim cut from it speaks of them.
         sentence_years: dict[str, set[int]] = {}
         for c in prepared.claims:
             sentence_years.setdefault(c.sentence or c.text, set()).update(years_of(c.facts))
@@ -186,9 +187,8 @@ class Verifier:
         for i, (claim, cands) in enumerate(zip(prepared.claims, prepared.candidates)):
             scored = []
             # A claim about the present does not rest on a sentence about the past.
-            claim_years = years_of(claim.facts) | sentence_years[claim.sentence or claim.text]
             present = not about_the_past(claim, claim.sentence in dated_sentences) \
-                or of_other_years(claim, claim_years, [c.span for c in cands])
+                or of_other_years(claim, sentence_years[claim.sentence or claim.text], [c.span for c in cands])
             for cand in cands:
                 seg = prepared.sources[cand.source_index]
                 past = present and cand.span.past
