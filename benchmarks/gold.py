@@ -142,6 +142,8 @@ GOLD_SETS = {
     "decision_d": ("decision_gold_d.jsonl", decision_metrics),
     "engine_e": ("engine_gold_e.jsonl", claim_metrics),
     "decision_e": ("decision_gold_e.jsonl", decision_metrics),
+    "engine_f": ("engine_gold_f.jsonl", claim_metrics),
+    "decision_f": ("decision_gold_f.jsonl", decision_metrics),
 }
 
 

@@ -121,6 +121,7 @@ def _zh_patterns() -> dict[str, re.Pattern[str]]:
         "modal": re.compile(rf"(?:{modal})"),
         "own_modal": re.compile(rf"\s*(?:不|未|无需|无须|{modal})"),
         "qualifier": re.compile(rf"(?:除外|例外|为准|为限){_END}"),
+        "clock": re.compile(r"\d+\s*(?:点|:|：)|[上下]午|[早晚]上|[月日号]|星期|周[一二三四五六日天]"),
         "time_word": re.compile(r"(?:第[一二三四1-4]季度?|Q[1-4]|\d{4}\s*年|[上下]半年|本季度?|本年度?|今年|去年)$"),
         "subordinate": re.compile(
             r"^\s*(?:如果|如|若|假如|倘若|只要|除非|当|一旦|由于|因为|虽然|尽管|为了|对于|关于|根据|按照|依据|依照|凡|针对|基于)"
@@ -152,13 +153,16 @@ def _checkable_zh(piece: _Piece, norm: str) -> bool:
     preds = [w for w in words if w[2] in _PREDICATE]
     if len(norm[piece.core : piece.end].strip()) < 3:
         return False
-    return bool(preds) and any(w[2] in _CONTENT for w in words) or _nominal_predicate(words)
+    return bool(preds) and any(w[2] in _CONTENT for w in words) or _nominal_predicate(words, norm)
 
 
-def _nominal_predicate(words: list[tuple[int, int, str]]) -> bool:
-    """A noun followed by an amount states a value without a verb: "机车月票每月300元"."""
+def _nominal_predicate(words: list[tuple[int, int, str]], norm: str) -> bool:
+    """A noun followed by an amount or a time of day states a value without a verb:
+    "机车月票每月300元", "工作日上午8点到11点半"."""
     first_noun = next((i for i, w in enumerate(words) if w[2] in ("n", "nz", "nw", "ORG", "LOC")), None)
-    return first_noun is not None and any(w[2] == "m" for w in words[first_noun + 1 :])
+    return first_noun is not None and any(
+        tag == "m" or tag == "TIME" and _zh_patterns()["clock"].search(norm, s, e) is not None
+        for s, e, tag in words[first_noun + 1 :])
 
 
 def _verb_as_subject(words: list[tuple[int, int, str]], i: int, norm: str) -> bool:
@@ -206,6 +210,11 @@ def _zh_subject(piece: _Piece, norm: str, original: str) -> tuple[str, str]:
     while picked and norm[picked[-1][0] : picked[-1][1]] in ("的", "和", "与", "及"):
         picked.pop()
     if not picked:
+        # LAC cuts some topics apart, a one-character verb and a noun ("陪产假" as 陪/v 产假/n),
+        # before a modal or preposition.
+        if len(words) > 2 and words[0][2] == "v" and words[0][1] - words[0][0] == 1 and words[1][2] in _NOMINAL \
+                and (words[2][2] == "p" or _zh_patterns()["modal"].fullmatch(norm, words[2][0], words[2][1])):
+            return original[words[0][0] : words[1][1]], ""
         return "", ""
     subject = "".join(original[s:e] for s, e in picked)
     if i < len(words) and words[i][2] in ("v", "d"):
@@ -260,7 +269,7 @@ def zh_parts(doc: Doc, offset: int, norm: str, original: str) -> list[Part]:
             # A modal or negation near the start of the clause replaces the carried one.
             own_modal = any(p["own_modal"].match(norm, i, core.end) for i in range(core.core, min(core.core + 4, core.end)))
             prefix = subject if own_modal else subject + modal
-        if _own_subject(core, norm):
+        if _own_subject(core, norm) or not parts:
             subject, modal = _zh_subject(core, norm, original)
         start = group[0].core if parts else group[0].start
         if parts and p["also"].fullmatch(norm, group[0].start, group[0].core) and norm.startswith(_MODALS_AFTER_ALSO, start):

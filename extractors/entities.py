@@ -108,6 +108,20 @@ def _strip(text: str, s: int, e: int) -> tuple[int, int]:
     return s, e
 
 
+# LAC was trained on Mandarin: it reads Cantonese pronouns and particles as names (佢哋, 仲要)
+# and glues the preposition 喺 ("at") to the place after it (喺維港軒).
+_CANTONESE_LEAD = "喺俾畀"
+_CANTONESE_FUNCTION = frozenset("佢哋我你仲要咗嘅啲唔冇係喺俾畀同")
+
+
+def _cantonese_trim(text: str, s: int, e: int) -> tuple[int, int]:
+    if all(ch in _CANTONESE_FUNCTION for ch in text[s:e]):
+        return s, s
+    while e - s > 2 and text[s] in _CANTONESE_LEAD:
+        s += 1
+    return s, e
+
+
 def doc_entities(doc: Doc, text: str, offset: int) -> list[Fact]:
     """Statistical entities of `doc`, which was parsed from text[offset:offset+len(doc.text)]."""
     if doc.lang_ != "en":
@@ -116,6 +130,7 @@ def doc_entities(doc: Doc, text: str, offset: int) -> list[Fact]:
         doc_text = doc.text  # Doc.text is rebuilt from the tokens on every access
         for start, end, label in doc.user_data.get("lac_ents", ()):
             s, e = _strip(doc_text, start, end)
+            s, e = _cantonese_trim(doc_text, s, e)
             if e - s >= 2:
                 found.append(_entity(text, offset + s, offset + e, label))
         found.extend(_lac_products(doc_text, doc.user_data.get("lac", ()), text, offset))

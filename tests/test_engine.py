@@ -339,6 +339,23 @@ def test_a_value_whose_unit_a_list_leaves_implied_still_matches(lexical):
         ("40,000 points", "matched", "40,000")]
 
 
+@pytest.mark.parametrize("answer, source, evidence", [
+    ("兌換一晚海景客房需要45,000分。", "積分兌換免費住宿：標準客房每晚需30,000分，海景客房每晚需45,000分。", "每晚"),
+    ("One night at a Category 3 hotel costs 40,000 points.", "Category 3 hotels cost 40,000 points per night.",
+     "per night"),
+    ("清运一件沙发收费50元。", "床垫、沙发每件收费50元。", "每件"),
+])
+def test_one_unit_is_what_a_rate_per_unit_prices(lexical, answer, source, evidence):
+    (claim,) = lexical.verify(answer, [{"id": "S1", "text": source}]).claims
+    one = next(f for f in claim.facts if f.value["value"] in (1, "1"))
+    assert (one.status, one.evidence_text) == ("matched", evidence)
+
+
+def test_one_unit_is_not_found_in_a_rate_for_another_unit(lexical):
+    (claim,) = lexical.verify("兌換一晚需要45,000分。", [{"id": "S1", "text": "兌換住宿每週需45,000分。"}]).claims
+    assert [f.status for f in claim.facts if f.text == "一晚"] == ["missing"]
+
+
 def test_you_also_names_no_one_the_evidence_must_name(lexical):
     source = {"id": "S1", "text": "Donors must feel well on the day. Bring a photo ID to every donation."}
     (claim,) = lexical.verify("You'll also need to bring a photo ID to every donation.", [source]).claims

@@ -70,6 +70,16 @@ def test_calendar_terms_are_not_products_but_brands_are(analyzer: Analyzer) -> N
     assert [f.text for f in extract_entities("遇法定节假日顺延，可以用支付宝付款。", analyzer)] == ["支付宝"]
 
 
+@pytest.mark.parametrize("text, names", [
+    ("2027年喺維港軒星期六擺酒", ["維港軒"]),  # 喺 = "at", not part of the name
+    ("過咗期佢哋會發催繳通知", []),  # 佢哋 = "they"
+    ("仲要另加一服務費", []),  # 仲 = "also"
+    ("同仁堂的会员可以打九折", ["同仁堂"]),
+])
+def test_cantonese_particles_are_not_names(analyzer: Analyzer, text: str, names: list[str]) -> None:
+    assert [f.text for f in extract_entities(text, analyzer) if f.kind == "entity"] == names
+
+
 def test_non_string_text_is_rejected(analyzer: Analyzer) -> None:
     with pytest.raises(TypeError, match="text must be a str, got NoneType"):
         extract_entities(None, analyzer)  # type: ignore[arg-type]

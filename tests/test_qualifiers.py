@@ -111,6 +111,15 @@ def test_english_number_words_are_numbers_and_reach_the_model_as_digits():
     assert model_text(text, extract_numbers(text)) == "Reports are due within 35 days."
 
 
+def test_a_lone_chinese_numeral_reaches_the_model_as_written():
+    # "兌換1晚" read as a different claim to the model; "三百元" still reads as 300.
+    text = "兌換一晚海景客房需要四萬五千積分，年费三百元"
+    assert model_text(text, extract_numbers(text)) == "兌換一晚海景客房需要45000積分，年费300元"
+    # 千 before 瓦/克/米 is "kilo": "2760千瓦时" is not 2,760,000 瓦时.
+    text = "年用电量0-2760千瓦时（含），重量不超过二十千克"
+    assert model_text(text, extract_numbers(text)) == "年用电量0-2760千瓦时（含），重量不超过20千克"
+
+
 @pytest.mark.parametrize("claim, span, expected", [
     ("You have two weeks to pay the deposit", "Pay the deposit within 14 days.",
      "You have within 14 days to pay the deposit"),

@@ -36,9 +36,22 @@ def _numeral_run() -> re.Pattern[str]:
     return re.compile(f"[{NUMERAL_CHARS}0-9.点]*[{NUMERAL_CHARS}][{NUMERAL_CHARS}0-9.点]*")
 
 
+# 千 before these is the unit prefix "kilo" (千瓦时, 千克, 千米), not "thousand".
+_KILO_UNITS = "瓦克米卡焦帕伏"
+
+
 def _digits(match: re.Match[str]) -> str:
-    value = parse_chinese_number(match.group())
-    return match.group() if value is None else format(value.normalize(), "f")
+    text, kilo = match.group(), ""
+    if text.endswith("千") and match.string[match.end() : match.end() + 1] in tuple(_KILO_UNITS):
+        text, kilo = text[:-1], "千"
+    value = parse_chinese_number(text) if text else None
+    return match.group() if value is None else format(value.normalize(), "f") + kilo
+
+
+def _digits_unless_single(match: re.Match[str]) -> str:
+    # A lone numeral character reads as a word, not an amount: "兌換一晚" is how the sources
+    # write it too, while "兌換1晚" reads to the model as a different, odd claim.
+    return match.group() if len(match.group()) == 1 else _digits(match)
 
 
 def model_text(text: str, facts: Iterable[Fact]) -> str:
@@ -48,7 +61,7 @@ def model_text(text: str, facts: Iterable[Fact]) -> str:
             continue
         rewritten = fact.text
         if any(ch in NUMERAL_CHARS for ch in rewritten):
-            rewritten = _numeral_run().sub(_digits, rewritten)
+            rewritten = _numeral_run().sub(_digits_unless_single, rewritten)
         rewritten = english_number_words(rewritten)
         if rewritten != fact.text:
             text = text.replace(fact.text, rewritten)

@@ -8,6 +8,7 @@ granularity and explicit approximations only.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
@@ -144,7 +145,7 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
         verdicts = [(o, compare_facts(fact, o)) for o in same]
         agree = next((o for o, v in verdicts if v == "equal"), None) \
             or next((o for o, v in verdicts if v == "compatible" and not _rival_limit(fact, o, verdicts)), None) \
-            or _unit_implied(fact, cand.span)
+            or _unit_implied(fact, cand.span) or _one_each(fact, cand.span)
         if agree is not None:
             rival = None if claim is None or agree not in same else \
                 bound_elsewhere(fact, agree, cand.span, same, claim, question) \
@@ -187,6 +188,27 @@ def _unit_implied(fact: Fact, span: Span) -> Fact | None:
         return None
     return next((o for o in span.facts if o.kind == "number" and bare(o) != bare(fact) and number(o) == number(fact)),
                 None)
+
+
+_ONE = re.compile(r"^(?:[一壹]|one|an?)\s*", re.IGNORECASE)
+
+
+def _one_each(fact: Fact, span: Span) -> Fact | None:
+    """The span's "每晚" / "per night" for a claim's "一晚" / "one night": the one unit a rate
+    is stated for ("兌換一晚海景客房需要45,000分" against "海景客房每晚需45,000分")."""
+    q = fact.value
+    if fact.kind != "number" or q.value != 1 or q.comparator != "eq" or q.currency or q.per or not q.unit:  # type: ignore[union-attr]
+        return None
+    word = _ONE.sub("", fact.text)
+    if not word or word == fact.text:
+        return None
+    each = re.escape(word) if word.isascii() else None
+    pattern = rf"\b(?:per|each|every|a)\s+{each}\b" if each else "每" + re.escape(word)
+    found = re.search(pattern, span.text, re.IGNORECASE)
+    if found is None:
+        return None
+    return fact.model_copy(update={"text": found.group(), "start": span.start + found.start(),
+                                   "end": span.start + found.end(), "context": ""})
 
 
 # Words a value's clause must share with the claim (its own words aside) to be about the same
