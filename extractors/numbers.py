@@ -125,7 +125,8 @@ def extract_numbers(text: str) -> list[Fact]:
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
     if not _PREFILTER.search(text):
-        hint = _RELATIVE_DAY.search(text) or _TIMES_WORD.search(text)
+        hint = (_RELATIVE_DAY.search(text) or _TIMES_WORD.search(text) or _A_UNIT.search(text)
+                or _FRACTION.search(text))
         return sorted(_values_in_words(text, normalise(text), [], []), key=lambda f: f.start) if hint else []
     n = normalise(text)
     ident_facts, blocked = special_spans(text, n)
@@ -164,6 +165,24 @@ _RELATIVE_DAY = re.compile(
 _TIMES_WORD = re.compile(r"\b(?:(?P<w>twice|thrice)|once(?=\s+(?:a|per|each|every)\s))"
                          r"(?:\s+(?:a|per|each|every)\s+(?P<p>day|week|month|quarter|year))?\b", re.IGNORECASE)
 _TIMES = {"once": 1, "twice": 2, "thrice": 3}
+# "at least a week", "within an hour": one unit of time, bounded.
+_A_UNIT = re.compile(r"\b(?:(?P<c>at least|at most|within|up to|no more than|no less than|no later than|more than|"
+                     r"less than)\s+(?:a|an|one)\s+(?P<u>hour|day|business day|working day|week|fortnight|month|year)"
+                     r"|(?:(?P<c2>at least|at most|within|up to|no more than|no less than|no later than|more than|"
+                     r"less than)\s+)?(?P<part>half an hour|a quarter of an hour|an hour and a half|half a day))\b",
+                     re.IGNORECASE)
+_PARTS = {"half an hour": (30, "minute"), "a quarter of an hour": (15, "minute"), "an hour and a half": (90, "minute"),
+          "half a day": (12, "hour")}
+_A_UNIT_CMP = {"no later than": "le"}
+# Fractions said in words: "half the daily rate", "one-third of", 三分之一, 一半; and half
+# price, which is how 五折 reads (减半, 半价).
+_FRACTION = re.compile(
+    r"\b(?P<en>half|(?:one|a)[- ]third|two[- ]thirds|(?:one|a)[- ]quarter|three[- ]quarters)"
+    r"(?=\s+(?:of\s+)?(?:the|your|its|their|this|that|what)\b)"
+    r"|(?P<zh>[二两三四五十]分之[一二三]|一半)(?!价)"
+    r"|(?P<price>\bhalf[- ]price\b|半价|减半|減半)", re.IGNORECASE)
+_FRACTIONS = {"half": (1, 2), "one third": (1, 3), "a third": (1, 3), "two thirds": (2, 3), "one quarter": (1, 4),
+              "a quarter": (1, 4), "three quarters": (3, 4), "一半": (1, 2)}
 
 
 def _values_in_words(text: str, n: str, facts: list[Fact], blocked: list[tuple[int, int]]) -> list[Fact]:
@@ -174,6 +193,28 @@ def _values_in_words(text: str, n: str, facts: list[Fact], blocked: list[tuple[i
         business = bool(m.group("b1")) or "business" in m.group(0).lower()
         found.append((m, Quantity(value=Decimal(0 if m.group("d0") else 1),
                                   unit="business_day" if business else "day")))
+    for m in _A_UNIT.finditer(n):
+        if m.group("part"):
+            (amount, unit), word = _PARTS[_key(m.group("part"))], _key(m.group("c2") or "")
+            value = Decimal(amount)
+        else:
+            word, unit = _key(m.group("c")), _key(m.group("u"))
+            value, unit = (Decimal(2), "week") if unit == "fortnight" else (Decimal(1), UNITS[unit])
+        comparator = (_A_UNIT_CMP.get(word) or CMP_PREFIX[word]) if word else "eq"
+        found.append((m, Quantity(value=value, unit=unit, comparator=comparator)))
+    for m in _FRACTION.finditer(n):
+        if m.group("price"):
+            found.append((m, Quantity(value=Decimal(5), unit="tenth_of_price")))
+            continue
+        word = _key(m.group(0).replace("-", " "))
+        if word in _FRACTIONS:
+            top, bottom = _FRACTIONS[word]
+        else:  # 三分之一
+            bottom, top = (int(parse_chinese_number(part) or 0) for part in word.split("分之"))
+        if bottom:
+            share = Decimal(100 * top) / bottom
+            share = share.quantize(Decimal(1) if share == share.to_integral_value() else Decimal("0.01"))
+            found.append((m, Quantity(value=share, unit="percent")))
     for m in _TIMES_WORD.finditer(n):
         word = m.group(0).split()[0].lower()
         found.append((m, Quantity(value=Decimal(_TIMES[word]), unit="times",
@@ -301,8 +342,10 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
     if right and (between_end := p["range_end"].match(n, end, hi)):
         end = between_end.end()
     bare = unit is None and currency is None and comparator is None and per is None and not approx
-    if left.chinese and not (unit or currency or per):
-        return None  # 统一, 十分, 千万 / "one of", "no one": number words need a unit to count
+    if left.chinese and not (unit or currency or per) and not (cm and m.group("enw")):
+        # 统一, 十分, 千万 / "one of", "no one": number words need a unit to count, or, in English,
+        # a bound after them ("three or more")
+        return None
     if bare and _is_bare_year(m.group(0)) and (right is None or _is_bare_year(right.raw)):
         return None  # a year (or year range): the date extractor's job
     if n.startswith("一次性", start):

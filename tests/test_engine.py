@@ -264,6 +264,10 @@ FRIDGE = {"id": "S1", "text": "Haverly Home gives a trade-in credit of $200 on n
                               "and $120 on new refrigerators priced up to $1,200."}
 
 
+HEARING_AID = {"id": "S1", "text": "听悦助听器验配中心为新用户提供试戴服务：定制机试戴期为14天，非定制耳背机试戴期为30天。"}
+PRICE_LIST = {"id": "S1", "text": "潔淨洗衣（太古店）價目：羽絨（短款）乾洗港幣180元，羽絨（長款）港幣220元，大褸港幣160元。"}
+
+
 @pytest.mark.parametrize("source, answer, values", [
     # The claim's value is the one the sentence gives for the other service.
     (PARCEL_SOURCE, "An Economy parcel is considered lost after 15 days.", [("15 days", "30 days")]),
@@ -273,6 +277,12 @@ FRIDGE = {"id": "S1", "text": "Haverly Home gives a trade-in credit of $200 on n
     (FRIDGE, "For a new refrigerator priced over $1,200, Haverly gives a $120 trade-in credit.", [("$120", "$200")]),
     (FRIDGE, "For a new refrigerator priced over $1,200, Haverly gives a $200 trade-in credit.", []),
     (FRIDGE, "For a new refrigerator priced up to $1,200, Haverly gives a $120 trade-in credit.", []),
+    # What heads the list before its colon is every case's; 非定制 is not 定制.
+    (HEARING_AID, "非定制耳背机的试戴期是14天。", [("14天", "30天")]),
+    (HEARING_AID, "定制机的试戴期是14天。", []),
+    # A bracketed variant names the case, and the first case's verb (乾洗) is every case's.
+    (PRICE_LIST, "長款羽絨乾洗要港幣180蚊。", [("港幣180蚊", "港幣220元")]),
+    (PRICE_LIST, "短款羽絨乾洗要港幣180蚊。", []),
 ])
 def test_a_value_belongs_to_the_case_the_sentence_gives_it_for(lexical, source, answer, values):
     (claim,) = lexical.verify(answer, [source]).claims
@@ -356,6 +366,14 @@ def test_one_unit_is_not_found_in_a_rate_for_another_unit(lexical):
     assert [f.status for f in claim.facts if f.text == "一晚"] == ["missing"]
 
 
+def test_a_short_form_of_a_common_name_is_found_in_its_long_form(lexical):
+    (claim,) = lexical.verify("新能源车可以打五折。", [{"id": "S1", "text": "新能源汽车月卡费用减半。"}]).claims
+    assert [(f.text, f.status, f.evidence_text) for f in claim.facts] == [
+        ("新能源车", "matched", "新能源汽车"), ("五折", "matched", "减半")]
+    (claim,) = lexical.verify("新能源车可以打五折。", [{"id": "S1", "text": "燃油汽车月卡费用减半。"}]).claims
+    assert [f.status for f in claim.facts if f.kind == "entity"] == ["missing"]
+
+
 def test_you_also_names_no_one_the_evidence_must_name(lexical):
     source = {"id": "S1", "text": "Donors must feel well on the day. Bring a photo ID to every donation."}
     (claim,) = lexical.verify("You'll also need to bring a photo ID to every donation.", [source]).claims
@@ -368,6 +386,8 @@ def test_you_also_names_no_one_the_evidence_must_name(lexical):
      "If an event is rescheduled, refunds are available on request within 30 days of the announcement."),
     # The source denies the other side of the claim's bound.
     ("损失率超过20%才会赔付。", "损失率在20%以下的不予赔付，超过20%的按损失率乘以保险金额计算赔款。"),
+    # 非 as the prefix "non-" negates nothing.
+    ("外地户籍还要提供居住证。", "非本市户籍的还须提供有效居住证。"),
 ])
 def test_no_opposite_where_the_negation_is_a_condition_or_the_other_side(lexical, answer, source):
     (claim,) = lexical.verify(answer, [{"id": "S1", "text": source}]).claims

@@ -129,7 +129,8 @@ def test_an_added_alternative_makes_even_a_model_supported_claim_partial(analyze
 
 
 SHIPPING = ("Shipping is free for orders over $75; otherwise it costs $6.95. If the item arrived damaged, return "
-            "shipping is free. Affected customers must be notified within 72 hours if a breach is confirmed.")
+            "shipping is free. Affected customers must be notified within 72 hours if a breach is confirmed. "
+            "You can hire the car if you have completed at least 6 lessons in the past 3 months.")
 
 
 @pytest.mark.parametrize("answer, condition", [
@@ -148,6 +149,8 @@ def test_a_rule_stated_without_its_condition_is_partial(analyzer, answer, condit
 @pytest.mark.parametrize("answer", [
     "Orders over $75 ship free.",                                                   # the threshold is stated
     "Affected customers must be notified within 72 hours of a confirmed breach.",  # the "if" in other words
+    # the condition is the claim, its numbers in words
+    "You need at least six lessons in the last three months to hire the car.",
 ])
 def test_a_rule_stated_with_its_condition_stays_supported(analyzer, answer):
     high = NLIScores(entailment=0.97, neutral=0.02, contradiction=0.01)

@@ -44,7 +44,9 @@ def value_groups(text: str, offset: int, values: list[Fact], start: int = 0, end
         cuts = [found[-1].start() for lo, hi in gaps if lo < hi
                 for found in [list(pattern.finditer(text, lo, hi))] if found]
         if cuts:
-            bounds = [start, *cuts, end]
+            # What stands before a colon in the first group heads every group ("价目：A 180元，B 220元").
+            head = max((m.end() for m in re.finditer(r"[:：]", text[start : values[0].start - offset])), default=0)
+            bounds = [start + head, *cuts, end]
             return [Group(a, b, tuple(v for v in values if a <= v.start - offset < b))
                     for a, b in zip(bounds, bounds[1:])]
     return None
@@ -61,8 +63,11 @@ def case_words(text: str) -> frozenset[str]:
     topic often sits only in the first case ("回收站文件保留7天；专业版保留30天"), so topic words
     prove nothing."""
     names = _keys(" ".join(re.findall(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}", text.strip(" ,;，；、"))))
-    lead = re.match(r"\W*([\u4e00-\u9fff]{2,})", text)
-    return names | (frozenset(content_tokens(lead.group(1))[:2]) if lead else frozenset())
+    # A bracketed word right after the lead is its variant: 羽絨（短款）.
+    lead = re.match(r"\W*([\u4e00-\u9fff]{2,})(?:[（(]([^）)]{1,8})[）)])?", text)
+    if not lead:
+        return names
+    return names | frozenset(content_tokens(lead.group(1))[:2]) | frozenset(content_tokens(lead.group(2) or ""))
 
 
 def bound_elsewhere(fact: Fact, agree: Fact, span: Span, values: list[Fact], claim: Claim,
@@ -112,7 +117,10 @@ def _rival(fact: Fact, agree: Fact, groups: list[Group], here: Group, text: str,
         # The value in the same place: the only one, or the same position in a parallel list.
         value = g.values[0] if len(g.values) == 1 else (
             g.values[here.values.index(agree)] if len(g.values) == len(here.values) else None)
-        if (value is not None and compare_facts(fact, value) == "different" and not cleared - own(g)
+        # A claim that names this case itself ("長款羽絨乾洗") keeps its value's group only by naming
+        # that group's case too, not by a word the first group says for all ("羽絨（短款）乾洗…，羽絨（長款）…").
+        keeps = (mine | context) & named[id(here)] if mine & (named[id(g)] - own(here)) else cleared
+        if (value is not None and compare_facts(fact, value) == "different" and not keeps - own(g)
                 and named[id(here)] - own(g) and namer & (named[id(g)] - own(here))):
             found.append(value)
     return found[0] if len(found) == 1 else None

@@ -18,6 +18,7 @@ import re
 
 from extractors import Claim, Fact
 from extractors.compare import compare_facts, same_dimension
+from extractors.numbers import english_number_words
 from extractors.qualifiers import clauses, find_qualifiers
 from extractors.text import normalise
 from extractors.tokens import content_tokens, token_recall
@@ -132,7 +133,7 @@ def dropped_condition(claim: Claim, span: Span, facts: list[FactResult]) -> str 
     best = max(range(len(parts)), key=lambda k: token_recall(claim.text, span.text[slice(*parts[k])]))
     a, b = parts[best]
     matched = {(f.evidence.start, f.evidence.end) for f in facts if f.evidence is not None}
-    said = normalise(claim.sentence or claim.text)
+    said = english_number_words(normalise(claim.sentence or claim.text))
     # A cap ("最多5天") is a condition too when the claim says "all" where the span caps it.
     bounds = ("gt", "ge", "le", "lt") if _unstated_universal(claim, span.text) else ("gt", "ge")
     for fact in span.facts:
@@ -147,7 +148,7 @@ def dropped_condition(claim: Claim, span: Span, facts: list[FactResult]) -> str 
         condition = part if _CONDITION_WORD.match(part) else part[m.start():] if k == best and (
             m := _CONDITION_WORD.search(part)) else ""
         # "within 72 hours of a confirmed breach" states "If a breach ... is confirmed" in other words.
-        if condition and token_recall(condition, said) < CONDITION_STATED_RECALL:
+        if condition and token_recall(english_number_words(condition), said) < CONDITION_STATED_RECALL:
             return part
     return None
 

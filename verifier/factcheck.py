@@ -294,4 +294,29 @@ def _check_name(fact: Fact, ranked: list[Candidate], titles: dict[str, str]) -> 
     for source_id, title in titles.items():
         if key in match_key(title):
             return FactResult(fact, "matched", None, title, source_id)
+    if fact.kind == "entity" and fact.value.label == "PRODUCT":  # type: ignore[union-attr]
+        for cand in ranked:
+            if (longer := _short_form_of(key, match_key(cand.span.text))) is not None:
+                return FactResult(fact, "matched", None, longer, cand.span.source_id)
     return FactResult(fact, "missing")
+
+
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
+
+
+def _short_form_of(key: str, text: str) -> str | None:
+    """The longer term in `text` a Chinese common name shortens by a character or two, its
+    start and end kept: 新能源车 for 新能源汽车. (LAC tags such terms as proper nouns.)"""
+    if len(key) < 3 or not _CJK_RUN.fullmatch(key):
+        return None
+    for extra in (1, 2):
+        for start in range(len(text) - len(key) - extra + 1):
+            word = text[start : start + len(key) + extra]
+            if word.startswith(key[:2]) and word.endswith(key[-1]) and _subsequence(key, word):
+                return word
+    return None
+
+
+def _subsequence(short: str, long: str) -> bool:
+    rest = iter(long)
+    return all(ch in rest for ch in short)
