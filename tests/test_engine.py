@@ -361,6 +361,12 @@ def test_one_unit_is_what_a_rate_per_unit_prices(lexical, answer, source, eviden
     assert (one.status, one.evidence_text) == ("matched", evidence)
 
 
+def test_a_bound_is_found_in_the_value_stating_its_number(lexical):
+    source = {"id": "S1", "text": "4.2米厢式货车起步价500元，起步价包含2名搬运工、10公里运输和首层装卸。"}
+    (claim,) = lexical.verify("起步价含十公里以内的运输。", [source]).claims
+    assert [(f.text, f.evidence_text) for f in claim.facts] == [("十公里以内", "10公里")]
+
+
 def test_one_unit_is_not_found_in_a_rate_for_another_unit(lexical):
     (claim,) = lexical.verify("兌換一晚需要45,000分。", [{"id": "S1", "text": "兌換住宿每週需45,000分。"}]).claims
     assert [f.status for f in claim.facts if f.text == "一晚"] == ["missing"]

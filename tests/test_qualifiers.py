@@ -111,6 +111,18 @@ def test_english_number_words_are_numbers_and_reach_the_model_as_digits():
     assert model_text(text, extract_numbers(text)) == "Reports are due within 35 days."
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("There's no charge as long as it's for personal study", "It is free as long as it's for personal study"),
+    ("Rooms are free of charge for personal study", "Rooms are free for personal study"),
+    ("訂位後在入營14天前取消都不用錢", "訂位後在入營14天前取消都免費"),
+    ("超过30天不收费", "超过30天免费"),
+    ("There is no refund", "There is no refund"),
+])
+def test_free_reaches_the_model_in_one_wording(text, expected):
+    # The model reads "no charge" as a negation: against "free of charge" it scored 0.98 contradiction.
+    assert model_text(text, []) == expected
+
+
 def test_a_lone_chinese_numeral_reaches_the_model_as_written():
     # "兌換1晚" read as a different claim to the model; "三百元" still reads as 300.
     text = "兌換一晚海景客房需要四萬五千積分，年费三百元"
@@ -305,3 +317,41 @@ def test_a_contrast_clause_rules_a_side_out(analyzer, answer, clash):
     span = ("Bus passes are issued by the Transportation Office, not by individual schools."
             if "ass" in answer else "Returns are accepted within 30 days, not 60 days.")
     assert polarity_clash(claim, span) is clash
+
+
+BOATS = ("Boats over 15 horsepower require the skipper to hold a valid Recreational Boating Licence. "
+         "Self-drive motorboats up to 15 horsepower may be rented without a boating licence.")
+
+
+@pytest.mark.parametrize("answer, clash", [
+    # The span's rule for the other side, with the polarity the claim has: the claim moved it across.
+    ("Boats over 15 horsepower don't need a licence.", True),
+    # With the polarity turned, the two rules agree.
+    ("For boats up to 15 horsepower you don't need a licence.", False),
+    ("Boats over 15 horsepower need a licence.", False),
+])
+def test_a_rule_moved_to_the_other_side_of_a_bound_is_opposite(analyzer, answer, clash):
+    from extractors.claims import split_claims
+    from verifier.qualify import polarity_clash
+
+    claim = split_claims(answer, analyzer=analyzer)[0]
+    assert polarity_clash(claim, BOATS.split(". ")[1]) is clash
+
+
+def test_a_span_giving_both_sides_their_rules_moves_nothing(analyzer):
+    from extractors.claims import split_claims
+    from verifier.qualify import rule_for_other_side
+
+    claim = split_claims("For flights of 6 hours or more you may book premium economy.", analyzer=analyzer)[0]
+    span = "Economy class is required for flights under 6 hours; premium economy is allowed for flights of 6 hours or more."
+    assert not rule_for_other_side(claim, span)
+
+
+@pytest.mark.parametrize("answer, values", [
+    ("Boats up to 15 horsepower need a licence.", [("up to 15", "over 15")]),
+    # "over 15 … require a licence" says what this says: no mismatch.
+    ("For boats up to 15 horsepower you don't need a licence.", []),
+])
+def test_the_other_side_of_a_bound_is_a_rival_only_with_the_same_polarity(lexical, answer, values):
+    (claim,) = lexical.verify(answer, [{"id": "S1", "text": BOATS.split(". ")[0] + "."}]).claims
+    assert [(f.text, f.evidence_text) for f in claim.facts if f.status == "mismatched"] == values

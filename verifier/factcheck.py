@@ -13,7 +13,8 @@ from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
 from extractors import Claim, Fact
-from extractors.compare import compare_facts, same_dimension, same_slot
+from extractors.compare import compare_facts, other_side, same_dimension, same_slot
+from extractors.qualifiers import is_negated
 from extractors.text import match_key, normalise
 from extractors.tokens import content_tokens, token_recall
 from verifier.binding import bound_elsewhere, condition_elsewhere
@@ -143,8 +144,11 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
     for cand in ranked:
         same = [o for o in cand.span.facts if o.kind == fact.kind and same_dimension(fact, o)]
         verdicts = [(o, compare_facts(fact, o)) for o in same]
-        agree = next((o for o, v in verdicts if v == "equal"), None) \
-            or next((o for o, v in verdicts if v == "compatible" and not _rival_limit(fact, o, verdicts)), None) \
+        # Of the values a bound allows, the one stating the bound's own number: "十公里以内" is
+        # found in "10公里运输", not in the "4.2米" of the truck's length before it.
+        compatible = sorted((o for o, v in verdicts if v == "compatible" and not _rival_limit(fact, o, verdicts)),
+                            key=lambda o: o.value.value != fact.value.value)  # type: ignore[union-attr]
+        agree = next((o for o, v in verdicts if v == "equal"), None) or next(iter(compatible), None) \
             or _unit_implied(fact, cand.span) or _one_each(fact, cand.span)
         if agree is not None:
             rival = None if claim is None or agree not in same else \
@@ -160,7 +164,11 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
         close = next((o for o, v in verdicts if v == "close" and same_slot(fact, o)), None)
         if close is not None and deferred is None:
             return FactResult(fact, "missing", close, close.text, cand.span.source_id)
+        # Nor is the other side of the claim's bound when the polarity turns with it: "over 15
+        # horsepower require a licence" says what "up to 15 you don't need one" says.
         rivals = [o for o, v in verdicts if v == "different"
+                  and not (claim is not None and other_side(fact.value, o.value)  # type: ignore[arg-type]
+                           and is_negated(claim.text) != is_negated(cand.span.text[slice(*cand.span.clause_of(o))]))
                   and not any(f.kind == o.kind and compare_facts(f, o) == "equal" for f in own)]
         clash = next((o for o in rivals if same_slot(fact, o)), None)
         if clash is not None:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from extractors import Claim, Fact
+from extractors.compare import other_side
 from extractors.numbers import extract_numbers
 from extractors.qualifiers import (Qualifier, clauses, find_qualifiers, is_negated, negation_scopes,
                                    opposite_words, qualifiers_agree, sentences)
@@ -107,7 +108,10 @@ def _polarity_min_recall(text: str) -> float:
 
 def polarity_clash(claim: Claim, span_text: str) -> bool:
     """Whether the claim says the opposite of the span: one negates what the other states, or
-    a clause of the span uses the opposite word ("exclude" for "include")."""
+    a clause of the span uses the opposite word ("exclude" for "include"), or gives the claim's
+    rule for the other side of the claim's bound."""
+    if rule_for_other_side(claim, span_text):
+        return True
     for a, b in clauses(span_text):
         part = span_text[a:b]
         swap = opposite_words(claim.text, part)
@@ -146,17 +150,31 @@ _CONDITIONAL_NEGATION = re.compile(r"\b(?:if|unless|until|when|once)\b[^,;:.]*?(
 _CONTRAST = re.compile(r"\s*(?:(?:and\s+)?not\b|rather than\b|instead of\b|而不是|而非|并非|不是由|不由)", re.IGNORECASE)
 
 
-_SIDES = (frozenset({"lt", "le"}), frozenset({"gt", "ge"}))
+def rule_for_other_side(claim: Claim, span_text: str) -> bool:
+    """Whether the span says what the claim says, with the same polarity, of the other side of
+    the claim's bound: "over 15 horsepower don't need a licence" against "up to 15 horsepower
+    may be rented without a licence". (With opposite polarity the two agree: `_other_side`.)"""
+    mine = [f.value for f in claim.facts if f.kind == "number" and f.value.value is not None]  # type: ignore[union-attr]
+    if not mine:
+        return False
+    if any(f.value in mine for f in extract_numbers(span_text) if f.kind == "number"):
+        return False  # the span gives both sides their rules: "under 6 hours …; 6 hours or more …"
+    negated = is_negated(_CONDITIONAL_NEGATION.sub(" ", normalise(claim.text)))
+    for a, b in clauses(span_text):
+        part = span_text[a:b]
+        theirs = [f.value for f in extract_numbers(part) if f.kind == "number"]
+        if (any(other_side(q, c) for q in theirs for c in mine) and is_negated(part) == negated  # type: ignore[arg-type]
+                and token_recall(claim.text, part) >= POLARITY_MIN_RECALL):
+            return True
+    return False
 
 
 def _other_side(claim: Claim, clause: str) -> bool:
     """Whether the clause bounds one of the claim's values from the other side: it speaks of
     the complementary case ("20%以下" against the claim's "超过20%")."""
     mine = [f.value for f in claim.facts if f.kind == "number" and f.value.value is not None]  # type: ignore[union-attr]
-    below, above = _SIDES
-    return any(q.value == c.value and q.unit == c.unit  # type: ignore[union-attr]
-               and (q.comparator in below and c.comparator in above or q.comparator in above and c.comparator in below)
-               for q in (f.value for f in extract_numbers(clause) if f.kind == "number") for c in mine)
+    return any(other_side(q, c) for q in (f.value for f in extract_numbers(clause) if f.kind == "number")  # type: ignore[misc]
+               for c in mine)
 
 
 def _ruled_out(claim_words: frozenset[str], span_text: str) -> bool:
