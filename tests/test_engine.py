@@ -265,6 +265,8 @@ FRIDGE = {"id": "S1", "text": "Haverly Home gives a trade-in credit of $200 on n
 
 
 HEARING_AID = {"id": "S1", "text": "听悦助听器验配中心为新用户提供试戴服务：定制机试戴期为14天，非定制耳背机试戴期为30天。"}
+TANKS = {"id": "S1", "text": "Tank rental is $240 per year for a 500-litre tank and $420 per year for a 1,000-litre or "
+                             "larger tank."}
 PRICE_LIST = {"id": "S1", "text": "潔淨洗衣（太古店）價目：羽絨（短款）乾洗港幣180元，羽絨（長款）港幣220元，大褸港幣160元。"}
 
 
@@ -283,6 +285,10 @@ PRICE_LIST = {"id": "S1", "text": "潔淨洗衣（太古店）價目：羽絨（
     # A bracketed variant names the case, and the first case's verb (乾洗) is every case's.
     (PRICE_LIST, "長款羽絨乾洗要港幣180蚊。", [("港幣180蚊", "港幣220元")]),
     (PRICE_LIST, "短款羽絨乾洗要港幣180蚊。", []),
+    # A size names the case a price is for.
+    (TANKS, "A 1,000-litre tank costs $240 a year to rent.", [("$240 a year", "$420 per year")]),
+    (TANKS, "A 500-litre tank costs $240 a year to rent.", []),
+    (TANKS, "A 1,000-litre tank costs $420 a year to rent.", []),
 ])
 def test_a_value_belongs_to_the_case_the_sentence_gives_it_for(lexical, source, answer, values):
     (claim,) = lexical.verify(answer, [source]).claims

@@ -209,3 +209,26 @@ def test_the_company_a_source_speaks_for_is_no_unstated_subject(analyzer):
                   scores=high).label == "supported"
     assert _label(analyzer, "Contractors also get the protective packaging at no cost.", text,
                   scores=high).label == "partial"
+
+
+@pytest.mark.parametrize("sentence_contradiction, label", [(0.95, "contradicted"), (0.7, "supported")])
+def test_a_window_does_not_support_what_its_own_sentence_contradicts(analyzer, sentence_contradiction, label):
+    text = ("Lessons are sold in packs of 20, 50 or 100. Students may cancel free of charge up to 12 hours ahead; "
+            "later cancellations cost one lesson. Lessons last 50 minutes.")
+    claim = split_claims("Cancelling 6 hours ahead costs nothing.", analyzer=analyzer)[0]
+    sources = [segment_source(Source(id="S1", text=text))]
+    candidates = SpanIndex(sources).candidates(claim)
+    assert any(c.span.sentences[0] != c.span.sentences[1] for c in candidates)
+
+    def scores(c):  # the model: windows entail, the cancellation sentence contradicts
+        if c.span.sentences[0] != c.span.sentences[1]:
+            return NLIScores(entailment=0.8, neutral=0.1, contradiction=0.1)
+        if "cancel" in c.span.text:
+            return NLIScores(entailment=0.02, neutral=1 - 0.02 - sentence_contradiction,
+                             contradiction=sentence_contradiction)
+        return NLIScores(entailment=0.05, neutral=0.9, contradiction=0.05)
+
+    scored = [ScoredCandidate(c, scores(c), True, None) for c in candidates]
+    thresholds = Thresholds()
+    facts = check_facts(claim, candidates, min_relevance=thresholds.relevance)
+    assert label_claim("c1", claim, scored, facts, thresholds, "en").label == label

@@ -156,7 +156,9 @@ def condition_elsewhere(fact: Fact, agree: Fact, span: Span, claim: Claim) -> Fa
     others = [f for f in claim.facts if f is not fact and f.kind == "number"]
     if any(f.value.comparator == "eq" and same_dimension(fact, f) for f in others):  # type: ignore[union-attr]
         return None  # the claim lists values itself ("10%, rising to 25% below 99.0%"): own_words' job
-    conditions = [f for f in others if f.value.comparator != "eq"]  # type: ignore[union-attr]
+    # A bound, or, for a price, a size that names the case ("$240 a year" for "a 1,000-litre tank").
+    conditions = [f for f in others if f.value.comparator != "eq"  # type: ignore[union-attr]
+                  or fact.value.currency and not f.value.currency]  # type: ignore[union-attr]
     values = sorted((f for f in span.facts if f.kind == "number"), key=lambda f: f.start)
     if not conditions or len(values) < 2:
         return None
@@ -165,13 +167,15 @@ def condition_elsewhere(fact: Fact, agree: Fact, span: Span, claim: Claim) -> Fa
     if here is None:
         return None
 
-    def states(group: Group, condition: Fact) -> bool:
-        return any(compare_facts(condition, v) == "equal" for v in group.values)
+    def states(group: Group, condition: Fact, within: bool = False) -> bool:
+        # `within`: a size "1,000-litre" is stated by "1,000-litre or larger" too.
+        verdicts = ("equal", "compatible") if within and condition.value.comparator == "eq" else ("equal",)  # type: ignore[union-attr]
+        return any(compare_facts(condition, v) in verdicts for v in group.values)
 
     for condition in conditions:
-        if states(here, condition):
+        if states(here, condition, within=True):
             return None
-        owner = [g for g in groups if g is not here and states(g, condition)]  # type: ignore[union-attr]
+        owner = [g for g in groups if g is not here and states(g, condition, within=True)]  # type: ignore[union-attr]
         if len(owner) != 1:
             continue
         rivals = [v for v in owner[0].values if same_dimension(fact, v) and not states(here, v)

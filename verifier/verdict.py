@@ -29,6 +29,8 @@ class Thresholds(BaseModel):
     contradict: float = Field(0.6, ge=0, le=1, description="P(contradiction) at or above which a span contradicts")
     relevance: float = Field(0.35, ge=0, le=1, description="lexical relevance a span needs before its facts "
                              "or its contradiction count against a claim")
+    undercut: float = Field(0.8, ge=0, le=1, description="P(contradiction) of a relevant sentence at or above which "
+                            "a window holding it does not support the claim (1 turns this off)")
     max_evidence: int = Field(3, ge=1, description="evidence spans reported per claim")
     min_overlap: float = Field(0.3, ge=0, le=1, description="share of the claim's content words a span must "
                                "contain to support it")
@@ -63,7 +65,7 @@ def label_claim(
     current = [s for s in scored if s.current and applies_to_asker(claim, s.candidate.span.text, asker)]
     # A span that shares almost no words with the claim cannot support it, whatever the model
     # says: small cross-encoders are overconfident on unrelated text in the same register.
-    grounded = [s for s in current if overlap(claim, s) >= thresholds.min_overlap]
+    grounded = [s for s in current if overlap(claim, s) >= thresholds.min_overlap and not _undercut(s, current, thresholds)]
     best = max(grounded, key=lambda s: s.scores.entailment, default=None)
     best_any = max(scored, key=lambda s: s.scores.entailment, default=None)
     relevant = [s for s in current if s.candidate.relevance >= thresholds.relevance]
@@ -160,6 +162,19 @@ def _says_more(claim: Claim, span: Span, facts: list[FactResult], asker: dict[st
     if (condition := dropped_condition(claim, span, facts)) is not None:
         return message(language, "dropped_condition", source=source, quote=quote(condition))
     return None
+
+
+def _undercut(window: ScoredCandidate, scored: list[ScoredCandidate], thresholds: Thresholds) -> bool:
+    """Whether a window holds a relevant sentence the model reads as contradicting the claim:
+    the window's entailment then comes from the sentences around it, not from that one."""
+    first, last = window.candidate.span.sentences
+    if first == last or thresholds.undercut >= 1:
+        return False
+    return any(s.candidate.span.source_id == window.candidate.span.source_id
+               and s.candidate.span.sentences[0] == s.candidate.span.sentences[1]
+               and first <= s.candidate.span.sentences[0] <= last
+               and s.scores.contradiction >= thresholds.undercut and s.candidate.relevance >= thresholds.relevance
+               for s in scored)
 
 
 def overlap(claim: Claim, scored: ScoredCandidate) -> float:
