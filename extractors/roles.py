@@ -49,6 +49,7 @@ _TITLES: dict[str, str] = {"cfo": "finance/executive", "chief financial officer"
                            "首席财务官": "finance/executive", "chro": "hr/executive", "cto": "it/executive",
                            "cio": "it/executive", "ciso": "security/executive", "首席信息安全官": "security/executive",
                            "coo": "operations/executive", "首席运营官": "operations/executive",
+                           "hrbp": "hr/officer", "hr business partner": "hr/officer",
                            "head of finance": "finance/lead", "head of hr": "hr/lead",
                            "head of department": "own unit/lead", "department head": "own unit/lead",
                            "head of the department": "own unit/lead"}
@@ -62,7 +63,8 @@ def _lookup() -> tuple[re.Pattern[str], dict[str, str], dict[str, str]]:
     def alt(words, plural: str = "") -> str:
         parts = []
         for w in sorted(words, key=len, reverse=True):
-            parts.append(rf"\b{re.escape(w)}{plural}\b" if w.isascii() else re.escape(w))
+            # Letters, not \b, mark a Latin word's ends: "部门hrbp审批" has no \b before "hrbp".
+            parts.append(rf"(?<![a-z0-9]){re.escape(w)}{plural}(?![a-z0-9])" if w.isascii() else re.escape(w))
         return "|".join(parts)
 
     # English takes a space between domain and head, and a plural head ("managers"); Chinese neither.

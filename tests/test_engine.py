@@ -454,3 +454,15 @@ def test_a_value_the_claim_states_for_another_item_is_no_rival(lexical):
     (claim,) = lexical.verify("Incoming calls cost $0.25 a minute in Zone 1 and $1.50 a minute in Zone 2.",
                               [source]).claims
     assert [f.status for f in claim.facts if f.kind == "number"] == ["matched", "matched"]
+
+
+@pytest.mark.parametrize("answer, values", [
+    ("在HR系统提交申请后，由部门HRBP审批。", [("HRBP", "直属主管")]),
+    ("在HR系统提交申请后，由直属主管审批。", []),
+    ("审批通过后由部门HRBP备案。", []),
+    ("审批通过后由直属主管备案。", [("直属主管", "HRBP")]),
+])
+def test_a_role_is_checked_against_the_role_that_does_the_same(lexical, answer, values):
+    source = {"id": "S1", "text": "员工在HR系统提交陪产假申请。申请由直属主管审批，审批通过后由所在部门HRBP备案。"}
+    (claim,) = lexical.verify(answer, [source]).claims
+    assert [(f.text, f.evidence_text) for f in claim.facts if f.status == "mismatched"] == values

@@ -232,3 +232,15 @@ def test_a_window_does_not_support_what_its_own_sentence_contradicts(analyzer, s
     thresholds = Thresholds()
     facts = check_facts(claim, candidates, min_relevance=thresholds.relevance)
     assert label_claim("c1", claim, scored, facts, thresholds, "en").label == label
+
+
+@pytest.mark.parametrize("answer, label", [
+    # Few shared words, but the one value of the claim ties the span to it.
+    ("孩子身高不到1.4米的话，必须有大人陪着进场。", "supported"),
+    # Without a value, so few shared words leave the span unrelated, whatever the model says.
+    ("孩子必须有大人陪着进场。", "unsupported"),
+])
+def test_a_span_stating_every_value_is_grounded_despite_other_words(analyzer, answer, label):
+    high = NLIScores(entailment=0.8, neutral=0.1, contradiction=0.1)
+    report = _label(analyzer, answer, "身高1.4米以下儿童须由成年监护人陪同入场。", scores=high)
+    assert report.label == label

@@ -66,6 +66,8 @@ def check_qualifiers(claim: Claim, facts: list[FactResult], candidates: list[Can
         mine = [q for q in own if q.slot == slot]
         for place in places:
             theirs = [q for q in find_qualifiers(place.text) if q.slot == slot]
+            if slot == "role":
+                theirs = _same_action(claim.source_text, mine, place.text, theirs)
             if not theirs:
                 continue
             pair = next(((m, t) for t in theirs for m in mine if qualifiers_agree(slot, m.value, t.value)), None)
@@ -75,6 +77,24 @@ def check_qualifiers(claim: Claim, facts: list[FactResult], candidates: list[Can
                 results.append(_result(claim, mine[0], "mismatched", theirs[0], place))
             break
     return results
+
+
+# What a role does, right after it: "由直属主管审批，……由所在部门HRBP备案".
+_ACTION = re.compile(r"\s?(审批|批准|审核|签批|签字|备案|负责|approves?|signs?|reviews?)", re.IGNORECASE)
+
+
+def _same_action(claim_text: str, mine: list[Qualifier], place_text: str, theirs: list[Qualifier]) -> list[Qualifier]:
+    """The evidence's roles that do what the claim's role does, when both say it: the approver
+    is not found in the role that only files the approved request."""
+    def action(text: str, q: Qualifier) -> str | None:
+        m = _ACTION.match(normalise(text), q.end)
+        return m.group(1).lower() if m else None
+
+    wanted = {action(claim_text, q) for q in mine} - {None}
+    if not wanted:
+        return theirs
+    acting = [t for t in theirs if action(place_text, t) in wanted]
+    return acting or theirs
 
 
 def asker_qualifiers(question: str | None) -> dict[str, set[str]]:

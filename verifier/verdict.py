@@ -65,7 +65,10 @@ def label_claim(
     current = [s for s in scored if s.current and applies_to_asker(claim, s.candidate.span.text, asker)]
     # A span that shares almost no words with the claim cannot support it, whatever the model
     # says: small cross-encoders are overconfident on unrelated text in the same register.
-    grounded = [s for s in current if overlap(claim, s) >= thresholds.min_overlap and not _undercut(s, current, thresholds)]
+    # ... unless the span states every number and date of the claim: the values tie it to the claim
+    # where the words differ ("孩子身高不到1.4米……大人陪着" / "身高1.4米以下儿童须由成年监护人陪同").
+    grounded = [s for s in current if (overlap(claim, s) >= thresholds.min_overlap or _states_values(s, facts))
+                and not _undercut(s, current, thresholds)]
     best = max(grounded, key=lambda s: s.scores.entailment, default=None)
     best_any = max(scored, key=lambda s: s.scores.entailment, default=None)
     relevant = [s for s in current if s.candidate.relevance >= thresholds.relevance]
@@ -162,6 +165,13 @@ def _says_more(claim: Claim, span: Span, facts: list[FactResult], asker: dict[st
     if (condition := dropped_condition(claim, span, facts)) is not None:
         return message(language, "dropped_condition", source=source, quote=quote(condition))
     return None
+
+
+def _states_values(scored: ScoredCandidate, facts: list[FactResult]) -> bool:
+    values = [f for f in facts if f.fact.kind in ("number", "date")]
+    span = scored.candidate.span
+    return bool(values) and all(f.status == "matched" and f.evidence is not None and f.source_id == span.source_id
+                                and span.start <= f.evidence.start and f.evidence.end <= span.end for f in values)
 
 
 def _undercut(window: ScoredCandidate, scored: list[ScoredCandidate], thresholds: Thresholds) -> bool:
