@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from benchmarks.timing import TimedModel
+from extractors.tokens import clear_token_cache
 from models.base import Pair
 from verifier.pipeline import Verifier
 from verifier.schema import Source
@@ -119,6 +120,7 @@ def latency_cell(verifier: Verifier, timed: TimedModel, cases: Sequence[Case], d
     walls, model_s, pairs, claims = [], [], [], []
     for i, case in enumerate(cases):
         timed.reset()
+        clear_token_cache()
         _sync(device)
         started = time.perf_counter()
         report = verifier.verify_request(request(case, f"lat{i}"))
@@ -211,6 +213,7 @@ def throughput(verifier: Verifier, timed: TimedModel, cases: Sequence[Case], bat
     timed.inner.predict = capture  # the limit is measured on exactly the pairs the engine scored
     try:
         timed.reset()
+        clear_token_cache()
         _sync(getattr(timed.inner, "device", "cpu"))
         started = time.perf_counter()
         reports = verifier.verify_batch([request(c, f"tp{i}") for i, c in enumerate(cases)])

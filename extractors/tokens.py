@@ -7,6 +7,8 @@ for one-character words); Traditional text is folded to Simplified first.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import re
 
 from extractors.text import normalise
@@ -42,6 +44,17 @@ def _stem(word: str) -> str:
 
 def content_tokens(text: str) -> list[str]:
     """Lower-cased, stemmed English content words and Chinese character bigrams, in order."""
+    return list(_content_tokens(text))
+
+
+def clear_token_cache() -> None:
+    """Forget cached tokens (benchmarks time each answer as if its text were new)."""
+    _content_tokens.cache_clear()
+
+
+@lru_cache(maxsize=8192)
+def _content_tokens(text: str) -> tuple[str, ...]:
+    # The verdict asks for the same claim's and span's tokens many times over.
     tokens: list[str] = []
     for match in _WORD.finditer(normalise(text).lower()):
         piece = match.group()
@@ -52,7 +65,7 @@ def content_tokens(text: str) -> list[str]:
             tokens.extend(a + b for a, b in zip(chars, chars[1:]))
         elif piece not in _EN_STOP:
             tokens.append(_stem(piece))
-    return tokens
+    return tuple(tokens)
 
 
 def token_recall(claim: str, evidence: str) -> float:

@@ -175,8 +175,8 @@ def rule_for_other_side(claim: Claim, span_text: str) -> bool:
     the claim's bound: "over 15 horsepower don't need a licence" against "up to 15 horsepower
     may be rented without a licence". (With opposite polarity the two agree: `_other_side`.)"""
     mine = [f.value for f in claim.facts if f.kind == "number" and f.value.value is not None]  # type: ignore[union-attr]
-    if not mine:
-        return False
+    if not any(q.comparator != "eq" for q in mine):  # type: ignore[union-attr]
+        return False  # only a bound has another side
     if any(f.value in mine for f in extract_numbers(span_text) if f.kind == "number"):
         return False  # the span gives both sides their rules: "under 6 hours …; 6 hours or more …"
     negated = is_negated(_CONDITIONAL_NEGATION.sub(" ", normalise(claim.text)))
