@@ -22,6 +22,8 @@ Choices worth knowing:
 - ``元`` means CNY unless a currency prefix (``新台币``, ``NT$``) says otherwise, or the text
   names only one other local dollar (新台幣 or 港幣): then bare ``元``/``蚊`` mean that one.
 - Decimals keep the precision that was written: ``$3.2B`` is ``Decimal("3.2E+9")``.
+- Values said only in words ("次日", "twice a year", "at least a week", "one-third of") come
+  from ``numbers_words``; the slot words of every fact from ``numbers_context``.
 """
 
 from __future__ import annotations
@@ -36,7 +38,9 @@ from extractors.chinese_numerals import NUMERAL_CHARS, parse_chinese_number
 from extractors.numbers_vocab import (
     CMP_PREFIX, CMP_SUFFIX, CUR_PREFIX, CUR_SUFFIX, PER_WORDS, SCALES, UNITS, alternation,
 )
+from extractors.numbers_context import context_words
 from extractors.numbers_ids import special_spans
+from extractors.numbers_words import mentions_values_in_words, values_in_words
 from extractors.schema import Fact, Quantity
 from extractors.text import normalise
 
@@ -125,9 +129,9 @@ def extract_numbers(text: str) -> list[Fact]:
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
     if not _PREFILTER.search(text):
-        hint = (_RELATIVE_DAY.search(text) or _TIMES_WORD.search(text) or _A_UNIT.search(text)
-                or _FRACTION.search(text))
-        return sorted(_values_in_words(text, normalise(text), [], []), key=lambda f: f.start) if hint else []
+        if not mentions_values_in_words(text):
+            return []
+        return sorted(values_in_words(text, normalise(text), [], []), key=lambda f: f.start)
     n = normalise(text)
     ident_facts, blocked = special_spans(text, n)
     starts = [s for s, _ in blocked]
@@ -147,85 +151,9 @@ def extract_numbers(text: str) -> list[Fact]:
         if fact is not None and not _ZH_PERIOD.match(n, fact.start):
             facts.append(fact)
             floor = fact.end
-    facts.extend(_values_in_words(text, n, facts, blocked))
+    facts.extend(values_in_words(text, n, facts, blocked))
     facts.sort(key=lambda f: f.start)
     return facts
-
-
-# "当日到账" / "次日到账", "same-day" / "next business day": how long something takes, said
-# without a number. They are durations of 0 or 1 (business) day, so "次日" against "2小时内"
-# or "当日" is a comparison of values.
-_RELATIVE_DAY = re.compile(
-    r"(?P<b1>(?:下一?个|下一?個|次)工作日|next (?:business|working) day|following (?:business|working) day)"
-    r"|(?P<d1>次日|隔天|隔日|翌日|next[- ]day|following day)"
-    r"|(?P<d0>当日|当天|當日|當天|同日|same[- ](?:business[- ])?day)", re.IGNORECASE)
-
-
-# "twice a year", "once a month": a count of times ("once" alone is too often "as soon as").
-_TIMES_WORD = re.compile(r"\b(?:(?P<w>twice|thrice)|once(?=\s+(?:a|per|each|every)\s))"
-                         r"(?:\s+(?:a|per|each|every)\s+(?P<p>day|week|month|quarter|year))?\b", re.IGNORECASE)
-_TIMES = {"once": 1, "twice": 2, "thrice": 3}
-# "at least a week", "within an hour": one unit of time, bounded.
-_A_UNIT = re.compile(r"\b(?:(?P<c>at least|at most|within|up to|no more than|no less than|no later than|more than|"
-                     r"less than)\s+(?:a|an|one)\s+(?P<u>hour|day|business day|working day|week|fortnight|month|year)"
-                     r"|(?:(?P<c2>at least|at most|within|up to|no more than|no less than|no later than|more than|"
-                     r"less than)\s+)?(?P<part>half an hour|a quarter of an hour|an hour and a half|half a day))\b",
-                     re.IGNORECASE)
-_PARTS = {"half an hour": (30, "minute"), "a quarter of an hour": (15, "minute"), "an hour and a half": (90, "minute"),
-          "half a day": (12, "hour")}
-_A_UNIT_CMP = {"no later than": "le"}
-# Fractions said in words: "half the daily rate", "one-third of", 三分之一, 一半; and half
-# price, which is how 五折 reads (减半, 半价).
-_FRACTION = re.compile(
-    r"\b(?P<en>half|(?:one|a)[- ]third|two[- ]thirds|(?:one|a)[- ]quarter|three[- ]quarters)"
-    r"(?=\s+(?:of\s+)?(?:the|your|its|their|this|that|what)\b)"
-    r"|(?P<zh>[二两三四五十]分之[一二三]|一半)(?!价)"
-    r"|(?P<price>\bhalf[- ]price\b|半价|减半|減半)", re.IGNORECASE)
-_FRACTIONS = {"half": (1, 2), "one third": (1, 3), "a third": (1, 3), "two thirds": (2, 3), "one quarter": (1, 4),
-              "a quarter": (1, 4), "three quarters": (3, 4), "一半": (1, 2)}
-
-
-def _values_in_words(text: str, n: str, facts: list[Fact], blocked: list[tuple[int, int]]) -> list[Fact]:
-    """Durations and counts said without a number: "次日", "same-day", "twice a year"."""
-    taken = [(f.start, f.end) for f in facts] + blocked
-    found: list[tuple[re.Match[str], Quantity]] = []
-    for m in _RELATIVE_DAY.finditer(n):
-        business = bool(m.group("b1")) or "business" in m.group(0).lower()
-        found.append((m, Quantity(value=Decimal(0 if m.group("d0") else 1),
-                                  unit="business_day" if business else "day")))
-    for m in _A_UNIT.finditer(n):
-        if m.group("part"):
-            (amount, unit), word = _PARTS[_key(m.group("part"))], _key(m.group("c2") or "")
-            value = Decimal(amount)
-        else:
-            word, unit = _key(m.group("c")), _key(m.group("u"))
-            value, unit = (Decimal(2), "week") if unit == "fortnight" else (Decimal(1), UNITS[unit])
-        comparator = (_A_UNIT_CMP.get(word) or CMP_PREFIX[word]) if word else "eq"
-        found.append((m, Quantity(value=value, unit=unit, comparator=comparator)))
-    for m in _FRACTION.finditer(n):
-        if m.group("price"):
-            found.append((m, Quantity(value=Decimal(5), unit="tenth_of_price")))
-            continue
-        word = _key(m.group(0).replace("-", " "))
-        if word in _FRACTIONS:
-            top, bottom = _FRACTIONS[word]
-        else:  # 三分之一
-            bottom, top = (int(parse_chinese_number(part) or 0) for part in word.split("分之"))
-        if bottom:
-            share = Decimal(100 * top) / bottom
-            share = share.quantize(Decimal(1) if share == share.to_integral_value() else Decimal("0.01"))
-            found.append((m, Quantity(value=share, unit="percent")))
-    for m in _TIMES_WORD.finditer(n):
-        word = m.group(0).split()[0].lower()
-        found.append((m, Quantity(value=Decimal(_TIMES[word]), unit="times",
-                                  per=m.group("p").lower() if m.group("p") else None)))
-    out = []
-    for m, q in found:
-        if any(s < m.end() and m.start() < e for s, e in taken):
-            continue
-        out.append(Fact(kind="number", text=text[m.start():m.end()], start=m.start(), end=m.end(), value=q,
-                        context=context_words(n, m.start(), m.end(), 0)))
-    return out
 
 
 def _amount(n: str, m: re.Match[str], hi: int, has_cur: bool) -> _Amount | None:
@@ -445,52 +373,3 @@ def _range_low(left: _Amount, right: _Amount | None) -> Decimal:
 
 def _is_bare_year(raw: str) -> bool:
     return len(raw) == 4 and raw.isdigit() and 1900 <= int(raw) <= 2100
-
-
-_CLAUSE_ENDS = "。；;！？!?\n"
-_WORD = re.compile(r"[A-Za-z][A-Za-z'-]+|[\u3400-\u9fff]+")
-_EN_STOP = frozenset(
-    "the a an is are was were be been being of for to in on at by with within and or as it its this that these "
-    "those our your their we you they will can may must should shall up per each every all any no not more less "
-    "than about around between while over under from into after before has have had do does total which who is will get gets "
-    "got paid pay costs cost set capped limited reached grew rose fell increased decreased up down only just "
-    "also still now new".split()
-)
-_ZH_STOP = re.compile(r"[的了是为在和与及或每个将会可须需应被由对于从到至约共达等其该此本我您你他她它们也都就不超过多少最高低以内上下左右大近元将已按后前给请]+")
-
-
-def context_words(n: str, start: int, end: int, lo: int = 0) -> str:
-    """Slot words before the fact in its clause, normalised.
-
-    Words after `lo` (the previous fact's end) come first; when there are none the fact shares
-    the previous one's subject ("Net income rose 4% to $1.2B"), and failing that the words
-    right after the fact are used ("3 offices").
-    """
-    words: list[str] = []
-    for floor in (lo, 0):
-        left = n[max(floor, start - 40):start]
-        words = words or _slot_words(left[max(left.rfind(c) for c in _CLAUSE_ENDS) + 1:])[-3:]
-    if not words:
-        right = n[end:end + 30]
-        cut = min((i for i in (right.find(c) for c in _CLAUSE_ENDS) if i >= 0), default=len(right))
-        words = _slot_words(right[:cut])[:2]
-    return " ".join(words)
-
-
-def _singular(word: str) -> str:
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
-
-
-def _slot_words(s: str) -> list[str]:
-    out: list[str] = []
-    for w in _WORD.finditer(s):
-        word = w.group(0)
-        if word.isascii():
-            word = word.lower()
-            if word not in _EN_STOP:
-                out.append(_singular(word))
-        else:
-            out.extend(piece for piece in _ZH_STOP.split(word) if len(piece) >= 2)
-    return out

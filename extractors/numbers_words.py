@@ -1,0 +1,98 @@
+"""Values said in words rather than digits: "次日" (1 day), "twice a year", "at least a week",
+"half the daily rate", "三分之一", "减半" (= 五折)."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from extractors.chinese_numerals import parse_chinese_number
+from extractors.numbers_context import context_words
+from extractors.numbers_vocab import CMP_PREFIX, UNITS
+from extractors.schema import Fact, Quantity
+
+
+def _key(word: str) -> str:
+    return " ".join(word.lower().split())
+
+
+def mentions_values_in_words(text: str) -> bool:
+    """Whether `text` may hold a value said only in words (a quick check before a full scan)."""
+    return bool(_RELATIVE_DAY.search(text) or _TIMES_WORD.search(text) or _A_UNIT.search(text)
+                or _FRACTION.search(text))
+
+
+# "当日到账" / "次日到账", "same-day" / "next business day": how long something takes, said
+# without a number. They are durations of 0 or 1 (business) day, so "次日" against "2小时内"
+# or "当日" is a comparison of values.
+_RELATIVE_DAY = re.compile(
+    r"(?P<b1>(?:下一?个|下一?個|次)工作日|next (?:business|working) day|following (?:business|working) day)"
+    r"|(?P<d1>次日|隔天|隔日|翌日|next[- ]day|following day)"
+    r"|(?P<d0>当日|当天|當日|當天|同日|same[- ](?:business[- ])?day)", re.IGNORECASE)
+
+
+# "twice a year", "once a month": a count of times ("once" alone is too often "as soon as").
+_TIMES_WORD = re.compile(r"\b(?:(?P<w>twice|thrice)|once(?=\s+(?:a|per|each|every)\s))"
+                         r"(?:\s+(?:a|per|each|every)\s+(?P<p>day|week|month|quarter|year))?\b", re.IGNORECASE)
+_TIMES = {"once": 1, "twice": 2, "thrice": 3}
+# "at least a week", "within an hour": one unit of time, bounded.
+_A_UNIT = re.compile(r"\b(?:(?P<c>at least|at most|within|up to|no more than|no less than|no later than|more than|"
+                     r"less than)\s+(?:a|an|one)\s+(?P<u>hour|day|business day|working day|week|fortnight|month|year)"
+                     r"|(?:(?P<c2>at least|at most|within|up to|no more than|no less than|no later than|more than|"
+                     r"less than)\s+)?(?P<part>half an hour|a quarter of an hour|an hour and a half|half a day))\b",
+                     re.IGNORECASE)
+_PARTS = {"half an hour": (30, "minute"), "a quarter of an hour": (15, "minute"), "an hour and a half": (90, "minute"),
+          "half a day": (12, "hour")}
+_A_UNIT_CMP = {"no later than": "le"}
+# Fractions said in words: "half the daily rate", "one-third of", 三分之一, 一半; and half
+# price, which is how 五折 reads (减半, 半价).
+_FRACTION = re.compile(
+    r"\b(?P<en>half|(?:one|a)[- ]third|two[- ]thirds|(?:one|a)[- ]quarter|three[- ]quarters)"
+    r"(?=\s+(?:of\s+)?(?:the|your|its|their|this|that|what)\b)"
+    r"|(?P<zh>[二两三四五十]分之[一二三]|一半)(?!价)"
+    r"|(?P<price>\bhalf[- ]price\b|半价|减半|減半)", re.IGNORECASE)
+_FRACTIONS = {"half": (1, 2), "one third": (1, 3), "a third": (1, 3), "two thirds": (2, 3), "one quarter": (1, 4),
+              "a quarter": (1, 4), "three quarters": (3, 4), "一半": (1, 2)}
+
+
+def values_in_words(text: str, n: str, facts: list[Fact], blocked: list[tuple[int, int]]) -> list[Fact]:
+    """Durations and counts said without a number: "次日", "same-day", "twice a year"."""
+    taken = [(f.start, f.end) for f in facts] + blocked
+    found: list[tuple[re.Match[str], Quantity]] = []
+    for m in _RELATIVE_DAY.finditer(n):
+        business = bool(m.group("b1")) or "business" in m.group(0).lower()
+        found.append((m, Quantity(value=Decimal(0 if m.group("d0") else 1),
+                                  unit="business_day" if business else "day")))
+    for m in _A_UNIT.finditer(n):
+        if m.group("part"):
+            (amount, unit), word = _PARTS[_key(m.group("part"))], _key(m.group("c2") or "")
+            value = Decimal(amount)
+        else:
+            word, unit = _key(m.group("c")), _key(m.group("u"))
+            value, unit = (Decimal(2), "week") if unit == "fortnight" else (Decimal(1), UNITS[unit])
+        comparator = (_A_UNIT_CMP.get(word) or CMP_PREFIX[word]) if word else "eq"
+        found.append((m, Quantity(value=value, unit=unit, comparator=comparator)))
+    for m in _FRACTION.finditer(n):
+        if m.group("price"):
+            found.append((m, Quantity(value=Decimal(5), unit="tenth_of_price")))
+            continue
+        word = _key(m.group(0).replace("-", " "))
+        if word in _FRACTIONS:
+            top, bottom = _FRACTIONS[word]
+        else:  # 三分之一
+            bottom, top = (int(parse_chinese_number(part) or 0) for part in word.split("分之"))
+        if bottom:
+            share = Decimal(100 * top) / bottom
+            share = share.quantize(Decimal(1) if share == share.to_integral_value() else Decimal("0.01"))
+            found.append((m, Quantity(value=share, unit="percent")))
+    for m in _TIMES_WORD.finditer(n):
+        word = m.group(0).split()[0].lower()
+        found.append((m, Quantity(value=Decimal(_TIMES[word]), unit="times",
+                                  per=m.group("p").lower() if m.group("p") else None)))
+    out = []
+    for m, q in found:
+        if any(s < m.end() and m.start() < e for s, e in taken):
+            continue
+        out.append(Fact(kind="number", text=text[m.start():m.end()], start=m.start(), end=m.end(), value=q,
+                        context=context_words(n, m.start(), m.end(), 0)))
+    return out
