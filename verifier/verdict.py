@@ -168,6 +168,7 @@ def _says_more(claim: Claim, span: Span, facts: list[FactResult], asker: dict[st
 
 
 def _states_values(scored: ScoredCandidate, facts: list[FactResult]) -> bool:
+    """Whether the span holds the evidence of every number and date of the claim (and it has some)."""
     values = [f for f in facts if f.fact.kind in ("number", "date")]
     span = scored.candidate.span
     return bool(values) and all(f.status == "matched" and f.evidence is not None and f.source_id == span.source_id
@@ -228,10 +229,7 @@ def _anchored(claim: Claim, grounded: list[ScoredCandidate], facts: list[FactRes
     def states_every_value(s: ScoredCandidate) -> bool:
         # Names too: "appeal to Northgate's claims unit within 180 days" is not anchored by
         # "Appeals ... go to the Member Advocacy Office within 180 days", whatever else names Northgate.
-        span = s.candidate.span
-        return all(f.source_id == span.source_id and span.start <= f.evidence.start  # type: ignore[union-attr]
-                   and f.evidence.end <= span.end for f in values) \
-            and all(name in match_key(span.text) for name in names)  # type: ignore[union-attr]
+        return _states_values(s, facts) and all(name in match_key(s.candidate.span.text) for name in names)
 
     anchors = [s for s in grounded if states_every_value(s) and broadens(claim, s.candidate.span.text) is None]
     return _verbatim(claim, anchors, thresholds.model_copy(update={"verbatim": thresholds.anchored}))
