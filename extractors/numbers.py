@@ -36,7 +36,7 @@ from typing import NamedTuple
 
 from extractors.chinese_numerals import NUMERAL_CHARS, parse_chinese_number
 from extractors.numbers_vocab import (
-    CMP_PREFIX, CMP_SUFFIX, CUR_PREFIX, CUR_SUFFIX, PER_WORDS, SCALES, UNITS, alternation,
+    CMP_PREFIX, CMP_SUFFIX, CUR_PREFIX, CUR_SUFFIX, PER_WORDS, SCALES, UNITS, alternation, phrase_key,
 )
 from extractors.numbers_context import context_words
 from extractors.numbers_ids import special_spans
@@ -203,7 +203,7 @@ def _amount(n: str, m: re.Match[str], hi: int, has_cur: bool) -> _Amount | None:
         if pm.group(0).strip() == "成":  # "两成" = 20%
             value *= 10
     elif cm := p["cur"].match(n, end, hi):
-        word = _key(cm.group("c"))
+        word = phrase_key(cm.group("c"))
         currency, end = (_local_dollar(n) if word in _LOCAL_DOLLAR else CUR_SUFFIX[word]), cm.end()
         if word in ("cents", "cent", "¢"):
             if on := _ON_THE_DOLLAR.match(n, end, hi):
@@ -211,7 +211,7 @@ def _amount(n: str, m: re.Match[str], hi: int, has_cur: bool) -> _Amount | None:
             else:
                 value = value / 100  # "15 cents" = $0.15
     if unit is None and (um := p["unit"].match(n, end, hi)):
-        unit, end = UNITS[_key(um.group("u"))], um.end()
+        unit, end = UNITS[phrase_key(um.group("u"))], um.end()
     return _Amount(raw, end, value, chinese, factor, currency, unit, bool(more))
 
 
@@ -232,16 +232,12 @@ def english_number_words(text: str) -> str:
 _EN_WORD_RE = re.compile(_EN_NUMBER)
 
 
-def _key(word: str) -> str:
-    return " ".join(word.lower().split())
-
-
 def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | None:
     start = m.start()
     if _inside_word_or_ordinal(n, lo, start):
         return None
     pre = _prefix(n, lo, start)
-    cur_prefix = CUR_PREFIX[_key(pre.group("cur"))] if pre and pre.group("cur") else None
+    cur_prefix = CUR_PREFIX[phrase_key(pre.group("cur"))] if pre and pre.group("cur") else None
     left = _amount(n, m, hi, cur_prefix is not None)
     if left is None:
         return None
@@ -256,13 +252,13 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
     if pre and pre.group("per"):
         per = PER_WORDS[pre.group("perw")]  # "每人每晚": the nearest rate word is the slot's
     if (pm := p["per"].match(n, end, hi)) and (currency or unit or pm.group("m").lower() not in ("a", "an", "一")):
-        per, end = PER_WORDS[_key(pm.group("p"))], pm.end()  # "3 a day" is too loose without a unit
+        per, end = PER_WORDS[phrase_key(pm.group("p"))], pm.end()  # "3 a day" is too loose without a unit
     if pre and pre.group("cmp"):
-        comparator = CMP_PREFIX[_key(pre.group("cmp"))]
+        comparator = CMP_PREFIX[phrase_key(pre.group("cmp"))]
     if cm := p["csuffix"].match(n, end, hi):
-        comparator, end = comparator or CMP_SUFFIX[_key(cm.group("c"))], cm.end()
+        comparator, end = comparator or CMP_SUFFIX[phrase_key(cm.group("c"))], cm.end()
         if unit is None and currency is None and (um := p["unit"].match(n, end, hi)):
-            unit, end = UNITS[_key(um.group("u"))], um.end()  # "5 or more years"
+            unit, end = UNITS[phrase_key(um.group("u"))], um.end()  # "5 or more years"
     elif last.more:
         comparator = comparator or "gt"  # "300多人", "10,000+"
     if am := p["approx_suffix"].match(n, end, hi):

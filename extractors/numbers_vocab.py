@@ -14,6 +14,11 @@ def _expand(groups: Mapping[str, tuple[str, ...]]) -> dict[str, str]:
     return {surface: canonical for canonical, surfaces in groups.items() for surface in surfaces}
 
 
+def phrase_key(words: str) -> str:
+    """How a matched phrase is looked up in these tables: lower case, single spaces ("Up  To" -> "up to")."""
+    return " ".join(words.lower().split())
+
+
 def alternation(words: Mapping[str, object], zh_only: bool = False) -> str:
     """Regex alternation, longest first; Latin words must not run into further letters."""
     parts = []

@@ -8,12 +8,8 @@ from decimal import Decimal
 
 from extractors.chinese_numerals import parse_chinese_number
 from extractors.numbers_context import context_words
-from extractors.numbers_vocab import CMP_PREFIX, UNITS
+from extractors.numbers_vocab import CMP_PREFIX, UNITS, phrase_key
 from extractors.schema import Fact, Quantity
-
-
-def _key(word: str) -> str:
-    return " ".join(word.lower().split())
 
 
 def mentions_values_in_words(text: str) -> bool:
@@ -65,10 +61,10 @@ def values_in_words(text: str, n: str, facts: list[Fact], blocked: list[tuple[in
                                   unit="business_day" if business else "day")))
     for m in _A_UNIT.finditer(n):
         if m.group("part"):
-            (amount, unit), word = _PARTS[_key(m.group("part"))], _key(m.group("c2") or "")
+            (amount, unit), word = _PARTS[phrase_key(m.group("part"))], phrase_key(m.group("c2") or "")
             value = Decimal(amount)
         else:
-            word, unit = _key(m.group("c")), _key(m.group("u"))
+            word, unit = phrase_key(m.group("c")), phrase_key(m.group("u"))
             value, unit = (Decimal(2), "week") if unit == "fortnight" else (Decimal(1), UNITS[unit])
         comparator = (_A_UNIT_CMP.get(word) or CMP_PREFIX[word]) if word else "eq"
         found.append((m, Quantity(value=value, unit=unit, comparator=comparator)))
@@ -76,7 +72,7 @@ def values_in_words(text: str, n: str, facts: list[Fact], blocked: list[tuple[in
         if m.group("price"):
             found.append((m, Quantity(value=Decimal(5), unit="tenth_of_price")))
             continue
-        word = _key(m.group(0).replace("-", " "))
+        word = phrase_key(m.group(0).replace("-", " "))
         if word in _FRACTIONS:
             top, bottom = _FRACTIONS[word]
         else:  # 三分之一

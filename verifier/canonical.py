@@ -37,12 +37,12 @@ def _numeral_run() -> re.Pattern[str]:
 
 
 # 千 before these is the unit prefix "kilo" (千瓦时, 千克, 千米), not "thousand".
-_KILO_UNITS = "瓦克米卡焦帕伏"
+_KILO_UNITS = frozenset("瓦克米卡焦帕伏")
 
 
 def _digits(match: re.Match[str]) -> str:
     text, kilo = match.group(), ""
-    if text.endswith("千") and match.string[match.end() : match.end() + 1] in tuple(_KILO_UNITS):
+    if text.endswith("千") and match.string[match.end() : match.end() + 1] in _KILO_UNITS:
         text, kilo = text[:-1], "千"
     value = parse_chinese_number(text) if text else None
     return match.group() if value is None else format(value.normalize(), "f") + kilo
