@@ -144,6 +144,8 @@ GOLD_SETS = {
     "decision_e": ("decision_gold_e.jsonl", decision_metrics),
     "engine_f": ("engine_gold_f.jsonl", claim_metrics),
     "decision_f": ("decision_gold_f.jsonl", decision_metrics),
+    "engine_g": ("engine_gold_g.jsonl", claim_metrics),
+    "decision_g": ("decision_gold_g.jsonl", decision_metrics),
 }
 
 
