@@ -6,6 +6,7 @@ dateparser does not resolve Chinese relative words, so every rule here is our ow
 
 from __future__ import annotations
 
+import calendar
 import re
 from typing import Iterator
 
@@ -96,7 +97,8 @@ def _year_led(n: str) -> Iterator[Cand]:
         if q:
             yield Cand(m.start(), m.end(), "quarter", year=year, quarter=zh_int(q))
         elif m["m"] and valid_day(month, day, year):
-            yield Cand(m.start(), m.end(), "day" if day else "month", year=year, month=month, day=day)
+            end, day = _month_end(n, m.end(), year, month, day)
+            yield Cand(m.start(), end, "day" if day else "month", year=year, month=month, day=day)
         else:
             end = m.start("m") if m["m"] else m.end()
             yield Cand(m.start(), len(n[:end].rstrip(" ")), "year", year=year)
@@ -109,7 +111,8 @@ def _roc_led(n: str) -> Iterator[Cand]:
         year = int(m["y"] or m["y3"]) + ROC_OFFSET
         month, day = zh_int(m["m"] or ""), zh_int(m["d"] or "")
         if m["m"] and valid_day(month, day, year):
-            yield Cand(m.start(), m.end(), "day" if day else "month", year=year, month=month, day=day)
+            end, day = _month_end(n, m.end(), year, month, day)
+            yield Cand(m.start(), end, "day" if day else "month", year=year, month=month, day=day)
         elif not m["m"]:
             yield Cand(m.start(), m.end(), "year", year=year)
 
@@ -118,7 +121,19 @@ def _month_day(n: str) -> Iterator[Cand]:
     for m in _MONTH_DAY.finditer(n):
         month, day = zh_int(m["m"]), zh_int(m["d"] or "")
         if valid_day(month, day):
-            yield Cand(m.start(), m.end(), "day" if day else "month", month=month, day=day, need_year=True)
+            end, day = _month_end(n, m.end(), None, month, day)
+            yield Cand(m.start(), end, "day" if day else "month", month=month, day=day, need_year=True)
+
+
+_MONTH_END = re.compile(r"[ ]*(?:底|末)(?!班)")
+
+
+def _month_end(n: str, end: int, year: int | None, month: int | None, day: int | None) -> tuple[int, int | None]:
+    """"3月底" / "3月末" is the month's last day: before the end of March is not before 1 March.
+    (end, day) of the candidate, unchanged when no such word follows the month."""
+    if day or month is None or not (m := _MONTH_END.match(n, end)):
+        return end, day
+    return m.end(), calendar.monthrange(year or 2001, month)[1] if month != 2 or year else 28
 
 
 def _weekday_ranges(n: str) -> Iterator[Cand]:

@@ -219,3 +219,14 @@ def test_offsets_round_trip_on_random_text(text):
 ])
 def test_roc_years(text, found):
     assert _found(text) == found
+
+
+@pytest.mark.parametrize("text, found", [
+    # The end of a month is its last day: "before the end of March" is not "before March".
+    ("在2027年3月底之前预约可以打九折", [("2027年3月底", "2027-03-31")]),
+    ("115年2月底前", [("115年2月底", "2026-02-28")]),
+    ("2028年2月末", [("2028年2月末", "2028-02-29")]),
+    ("3月末班车时间调整", [("3月", "2026-03")]),
+])
+def test_month_end(text, found):
+    assert _found(text) == found

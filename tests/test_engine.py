@@ -268,6 +268,12 @@ HEARING_AID = {"id": "S1", "text": "听悦助听器验配中心为新用户提�
 TANKS = {"id": "S1", "text": "Tank rental is $240 per year for a 500-litre tank and $420 per year for a 1,000-litre or "
                              "larger tank."}
 PRICE_LIST = {"id": "S1", "text": "潔淨洗衣（太古店）價目：羽絨（短款）乾洗港幣180元，羽絨（長款）港幣220元，大褸港幣160元。"}
+PRINTING = {"id": "S1", "text": "Printing costs 15 cents per black-and-white page and 50 cents per colour page."}
+STIPEND = {"id": "S1", "text": "The annual wellness stipend is $600 for full-time employees and $300 for part-time "
+                               "employees."}
+FARES = {"id": "S1", "text": "Seniors aged 65 and over pay 50% of the adult price; students aged 18 to 25 with a "
+                             "student card pay 70%."}
+DEPOSITS = {"id": "S1", "text": "经济型和舒适型车辆的车辆押金为3000元，SUV及商务车为5000元，豪华车型为10000元。"}
 
 
 @pytest.mark.parametrize("source, answer, values", [
@@ -289,6 +295,18 @@ PRICE_LIST = {"id": "S1", "text": "潔淨洗衣（太古店）價目：羽絨（
     (TANKS, "A 1,000-litre tank costs $240 a year to rent.", [("$240 a year", "$420 per year")]),
     (TANKS, "A 500-litre tank costs $240 a year to rent.", []),
     (TANKS, "A 1,000-litre tank costs $420 a year to rent.", []),
+    # English cases without capitalised names: the words on the case's side of each value,
+    # after it when later cases trail their values, before it when they lead them.
+    (PRINTING, "Colour printing is 15 cents a page.", [("15 cents", "50 cents")]),
+    (PRINTING, "Black-and-white printing is 15 cents a page.", []),
+    (PRINTING, "Printing is 50 cents per colour page.", []),
+    (STIPEND, "Part-time employees receive an annual wellness stipend of $600.", [("$600", "$300")]),
+    (STIPEND, "Part-time employees receive an annual wellness stipend of $300.", []),
+    (FARES, "Students aged 18 to 25 pay 50% of the adult price.", [("50%", "70%")]),
+    (FARES, "Seniors aged 65 and over pay 50% of the adult price.", []),
+    # A Chinese case may lead with a Latin name (SUV).
+    (DEPOSITS, "如果租的是SUV，车辆押金是3000元。", [("3000元", "5000元")]),
+    (DEPOSITS, "租SUV的话，车辆押金是5000元。", []),
 ])
 def test_a_value_belongs_to_the_case_the_sentence_gives_it_for(lexical, source, answer, values):
     (claim,) = lexical.verify(answer, [source]).claims
@@ -317,6 +335,69 @@ def test_topic_words_of_the_first_case_do_not_bind_a_claim_to_it(lexical):
     for question in (None, "我是专业版用户，删掉的文件能找回吗？"):
         (claim,) = lexical.verify("回收站里的文件会保留30天。", [source], question=question).claims
         assert [f.status for f in claim.facts] == ["matched"], question
+
+
+@pytest.mark.parametrize("source, answer", [
+    # A minimum beside a maximum are two slots, not two cases.
+    ("We recommend applying at least 3 weeks before travel; applications can be lodged no earlier than 6 months "
+     "before the trip.", "You can apply up to six months before your trip."),
+    # What follows the claim in its sentence names its neighbour's case, not the claim's.
+    ("Returns are allowed up to 29 minutes late without charge; after that, each extra hour is billed at one-third "
+     "of the daily rate, and returns more than 3 hours late are charged a full extra day.",
+     "You have a 29-minute grace period; after that, every extra hour costs a third of your daily rate, and if "
+     "you're more than three hours late you'll be charged another full day."),
+])
+def test_values_of_other_slots_are_no_rival_cases(lexical, source, answer):
+    claim = lexical.verify(answer, [{"id": "S1", "text": source}]).claims[0]
+    assert not [f.text for f in claim.facts if f.status == "mismatched"], claim.reason
+
+
+def test_a_bound_at_the_edge_of_another_value_does_not_confirm_a_plain_value(lexical):
+    """"超过60天" bounds the 60-day rule; it does not say things are kept for 90 days."""
+    source = {"id": "S1", "text": "洗好的衣物本店免费保管60天，超过60天未取的，按每件每天1元收取保管费。"}
+    (claim,) = lexical.verify("洗好的衣服店里可以免费保管90天。", [source]).claims
+    assert [(f.text, f.evidence_text) for f in claim.facts if f.status == "mismatched"] == [("90天", "60天")]
+
+
+def test_the_next_sentence_may_give_the_claims_case_its_own_value(lexical):
+    """Binding reads a window of sentences too, when the claim itself names the other case."""
+    source = {"id": "S1", "text": "A pre-purchase timber pest inspection from Redcliffe Termite & Pest costs $320 for a "
+                                  "standard house and includes a written report within 24 hours. Annual termite "
+                                  "inspections for existing homeowners are $220."}
+    (claim,) = lexical.verify("Annual termite inspections cost $320.", [source]).claims
+    assert [(f.text, f.evidence_text) for f in claim.facts if f.status == "mismatched"] == [("$320", "$220")]
+    (claim,) = lexical.verify("A pre-purchase inspection costs $320.", [source]).claims
+    assert [f.status for f in claim.facts] == ["matched"]
+
+
+SESSIONS = {"id": "S1", "text": "Appointments run from 1 February to 15 April 2027 at the Harlow Library and the Eastgate "
+                                "Community Centre. Harlow Library sessions are on Tuesdays and Saturdays; Eastgate "
+                                "sessions are on Wednesday evenings only."}
+
+
+@pytest.mark.parametrize("answer, values", [
+    # A date belongs to its case as a number does; "Eastgate" starting its clause is the name
+    # the first sentence uses mid-sentence, and the weekdays themselves name no case.
+    ("The Eastgate Community Centre runs sessions on Tuesdays and Saturdays.", [("Tuesdays", "Wednesday")]),
+    ("Harlow Library runs sessions on Tuesdays and Saturdays.", []),
+    ("Eastgate sessions are on Wednesday evenings.", []),
+])
+def test_a_date_belongs_to_the_case_the_sentence_gives_it_for(lexical, answer, values):
+    (claim,) = lexical.verify(answer, [SESSIONS]).claims
+    assert [(f.text, f.evidence_text) for f in claim.facts if f.status == "mismatched"] == values
+
+
+@pytest.mark.parametrize("text, answer", [
+    # Each sentence's lead is its own subject (年卡), not a case of the claim's.
+    ("洁驰洗车年卡会员权益：每自然月可享标准精洗4次，当月未使用的次数不累积到下月。年卡绑定一个车牌，如需更换绑定车牌，每年可免费变更1次。",
+     "年卡每个月可以做四次标准精洗。"),
+    # The groups end with their values' sentences: the price list before names no pick-up case.
+    ("洁雅洗衣价目：羽绒服（短款）干洗35元，羽绒服（长款）干洗45元。普通衣物取件时间为收衣后3天，羽绒服、大衣类为5天。",
+     "羽绒服一般收衣后五天可以取。"),
+])
+def test_a_window_of_sentences_binds_no_value_to_a_subject(lexical, text, answer):
+    claim = lexical.verify(answer, [{"id": "S1", "text": text}]).claims[0]
+    assert not [f.text for f in claim.facts if f.status == "mismatched"], claim.reason
 
 
 def test_a_claim_with_two_values_in_one_clause_is_not_rebound(lexical):

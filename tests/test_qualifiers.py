@@ -163,7 +163,9 @@ def _claim(report):
     ("个人用户自签收之日起7天内可申请退货。企业客户适用《企业采购协议》，退货期限为15天。", "个人用户的退货期限为15天。",
      "个人用户", "企业客户"),
     ("员工提交差旅报销单后，由所在部门负责人审批，财务部复核票据。", "差旅报销单由财务总监审批。", "财务总监", "所在部门负责人"),
-    ("The annual wellness stipend is $600 for full-time employees and $300 for part-time employees.",
+    # (With a value per group, "$300 for part-time employees", the value itself is the mismatch:
+    # tests/test_engine.py, test_a_value_belongs_to_the_case_the_sentence_gives_it_for.)
+    ("The annual wellness stipend of $600 is paid to full-time employees.",
      "Part-time employees receive an annual wellness stipend of $600.", "Part-time", "full-time"),
     ("金卡年费200元，刷卡满6次免次年年费；白金卡年费2000元，可用积分兑换抵扣年费。", "金卡可以用积分兑换抵扣年费。",
      "金卡", "白金卡"),

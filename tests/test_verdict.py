@@ -176,15 +176,28 @@ def test_all_where_the_evidence_caps_it_is_partial(analyzer):
     assert _label(analyzer, "未休年假最多5天可以结转至次年。", text, scores=high).label == "supported"
 
 
-def test_a_value_the_evidence_reserves_for_a_group_is_partial(analyzer):
+def test_a_value_the_evidence_reserves_for_a_group_contradicts_the_claim_for_everyone(analyzer):
+    """The claim takes the Gold value in the words of the rule for everyone else (as the
+    Chinese "行李延误期间……50元；金卡会员……80元" does): the same slot with another value."""
     high = NLIScores(entailment=0.9, neutral=0.08, contradiction=0.02)
     text = ("While your bag is delayed, you may claim interim expenses of up to $50 per day for a maximum of 5 days; "
             "Gold members may claim up to $80 per day.")
     report = _label(analyzer, "You can claim interim expenses of up to $80 per day while your bag is delayed.", text,
                     scores=high)
+    assert report.label == "contradicted"
+    assert report.reason == "The answer says up to $80 per day, source S1 says up to $50 per day."
+    assert _label(analyzer, "Gold members can claim up to $80 per day.", text, scores=high).label == "supported"
+
+
+def test_a_value_the_evidence_gives_one_named_tier_beside_another_is_partial(analyzer):
+    """A claim that names no tier, against "Standard members … $50 …, and Gold members … $80":
+    the topic words ("interim expenses") are not the Standard case."""
+    high = NLIScores(entailment=0.9, neutral=0.08, contradiction=0.02)
+    text = "Standard members may claim interim expenses of up to $50 per day, and Gold members may claim up to $80 per day."
+    report = _label(analyzer, "You can claim interim expenses of up to $80 per day.", text, scores=high)
     assert report.label == "partial"
     assert report.reason == "Source S1 gives up to $80 per day only for Gold members."
-    assert _label(analyzer, "Gold members can claim up to $80 per day.", text, scores=high).label == "supported"
+    assert _label(analyzer, "Standard members can claim up to $80 per day.", text, scores=high).label == "contradicted"
 
 
 def test_anchored_support_needs_the_names_in_that_sentence(analyzer):

@@ -22,7 +22,8 @@ from extractors.compare import compare_facts, same_dimension
 from extractors.tokens import content_tokens
 from verifier.segment import Span
 
-_BOUNDARIES = (re.compile(r"[。！？!?]"), re.compile(r"[；;:：]"),
+_SENTENCE_END = re.compile(r"[。！？!?]|\.(?=\s+[A-Z])")
+_BOUNDARIES = (_SENTENCE_END, re.compile(r"[；;:：]"),
                re.compile(r"\b(?:or|and|while|whereas|but)\b|而|但|或者|或|以及", re.IGNORECASE), re.compile(r"[，,、]"))
 
 
@@ -46,7 +47,10 @@ def value_groups(text: str, offset: int, values: list[Fact], start: int = 0, end
         if cuts:
             # What stands before a colon in the first group heads every group ("价目：A 180元，B 220元").
             head = max((m.end() for m in re.finditer(r"[:：]", text[start : values[0].start - offset])), default=0)
-            bounds = [start + head, *cuts, end]
+            # The groups end with the sentences of their values (`text` may be a window of several).
+            first = max((m.end() for m in _SENTENCE_END.finditer(text, start, values[0].start - offset)), default=start)
+            last = next((m.end() for m in _SENTENCE_END.finditer(text, values[-1].end - offset, end)), end)
+            bounds = [max(start + head, first), *cuts, last]
             return [Group(a, b, tuple(v for v in values if a <= v.start - offset < b))
                     for a, b in zip(bounds, bounds[1:])]
     return None
@@ -57,55 +61,76 @@ def _keys(text: str) -> frozenset[str]:
     return frozenset(t[:6] if t.isascii() else t for t in content_tokens(text))
 
 
-def case_words(text: str) -> frozenset[str]:
+def case_words(text: str, known_names: frozenset[str] = frozenset()) -> frozenset[str]:
     """The words that name a case rather than the topic: capitalised names in English ("for
     Priority", "Gold members"); in Chinese the case leads its clause ("专业版保留30天"). The
     topic often sits only in the first case ("回收站文件保留7天；专业版保留30天"), so topic words
-    prove nothing."""
-    names = _keys(" ".join(re.findall(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}", text.strip(" ,;，；、"))))
+    prove nothing. A capital that starts a sentence or clause ("Printing costs …") is a name
+    only when it is one of `known_names` (`names_in`: capitalised mid-sentence elsewhere)."""
+    text = text.strip(" ,;，；、")
+    names = _keys(" ".join(re.findall(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}", text)))
+    names |= _keys(" ".join(re.findall(r"(?:^|(?<=[.!?;]\s))[A-Z][a-z]{2,}", text))) & known_names
     # A bracketed word right after the lead is its variant: 羽絨（短款）.
-    lead = re.match(r"\W*([\u4e00-\u9fff]{2,})(?:[（(]([^）)]{1,8})[）)])?", text)
+    lead = re.match(r"\W*((?:[A-Za-z][A-Za-z0-9]*)?[\u4e00-\u9fff]{2,})(?:[（(]([^）)]{1,8})[）)])?", text)
     if not lead:
         return names
     return names | frozenset(content_tokens(lead.group(1))[:2]) | frozenset(content_tokens(lead.group(2) or ""))
 
 
+def names_in(text: str) -> frozenset[str]:
+    """Keys of the words `text` capitalises mid-sentence: names, wherever else they stand."""
+    return _keys(" ".join(re.findall(r"(?<![.!?;:]\s)(?<=\s)[A-Z][a-z]{2,}", text)))
+
+
 def bound_elsewhere(fact: Fact, agree: Fact, span: Span, values: list[Fact], claim: Claim,
-                    question: str = "") -> Fact | None:
+                    question: str = "", named_by_claim: bool = False) -> Fact | None:
     """The value `span` gives for the claim's case when `agree` (the span's value equal to the
     claim's `fact`) is the one it gives for another case: "an Economy shipment is lost after 15
     days" against "30 days for Economy or 15 days for Priority". `values`: the span's values of
     the fact's kind and dimension. The claim (or, when it names no case, the sentence it was cut
     from or the question) must name the other case, and none of them any word only the value's
-    own case has; None otherwise."""
+    own case has; None otherwise. `named_by_claim`: only the claim's own words name the case
+    (for a window of sentences, whose first often names the topic the question names too)."""
     values = sorted(values, key=lambda v: v.start)
     if len(values) < 2 or any(compare_facts(fact, v) in ("equal", "compatible") for v in values if v is not agree):
         return None  # the claim's value is stated for more than one case
     mine = own_words(fact, claim)
     if mine is None:
         return None
-    context = _keys(claim.sentence) | _keys(question)
+    # A case named earlier in the sentence carries to the claim; what follows it is its
+    # neighbours' ("29-minute grace period; … more than three hours late you'll be charged").
+    at = claim.sentence.find(claim.source_text[:12])
+    context = frozenset() if named_by_claim else _keys(claim.sentence[:at] if at >= 0 else claim.sentence) | _keys(question)
     start, end, inside = 0, len(span.text), values
     while len(inside) > 1:
         groups = value_groups(span.text, span.start, inside, start, end)
         if groups is None:
             return None
         here = next(g for g in groups if agree in g.values)
-        rival = _rival(fact, agree, groups, here, span.text, mine, context)
+        rival = _rival(fact, agree, groups, here, span.text, span.start, mine, context,
+                       [o for o in claim.facts if o is not fact], window=named_by_claim)
         if rival is not None or len(here.values) == len(inside):
             return rival
         start, end, inside = here.start, here.end, list(here.values)
     return None
 
 
-def _rival(fact: Fact, agree: Fact, groups: list[Group], here: Group, text: str,
-           mine: frozenset[str], context: frozenset[str]) -> Fact | None:
+def _rival(fact: Fact, agree: Fact, groups: list[Group], here: Group, text: str, offset: int,
+           mine: frozenset[str], context: frozenset[str], claim_facts: list[Fact], window: bool = False
+           ) -> Fact | None:
+    """`claim_facts`: the claim's other facts; a value the claim states itself is no rival
+    ("61.4%, up from 59.8%" against "61.4%, compared with 59.8%"), nor one equal to `agree`.
+    In a `window` of sentences the rival's group must also share a slot word with the claim
+    ("Annual termite inspections … $220" for "annual inspections cost $320"): each sentence's
+    lead is its own subject, not always a case of the claim's."""
     def own(g: Group) -> frozenset[str]:
         return _keys(text[g.start:g.end]) - frozenset().union(*(_keys(v.text) for v in g.values))
 
     # Only a sentence that names each case counts ("for Economy … for Priority"), not one that
     # varies a value by a condition the claim may word otherwise ("billed annually … monthly").
-    named = {id(g): case_words(text[g.start:g.end]) for g in groups}
+    side = _english_sides(groups, text, offset)
+    known, values = names_in(text), frozenset().union(*(_keys(v.text) for g in groups for v in g.values))
+    named = {id(g): (case_words(text[g.start:g.end], known) or side.get(id(g), frozenset())) - values for g in groups}
     # A claim that names no case takes it from the sentence it was cut from ("青云盘普通会员每月
     # 12元，……，单个文件最大可以上传50GB") or from the question ("我是普通会员").
     namer = mine if mine & frozenset().union(*named.values()) else context
@@ -120,10 +145,56 @@ def _rival(fact: Fact, agree: Fact, groups: list[Group], here: Group, text: str,
         # A claim that names this case itself ("長款羽絨乾洗") keeps its value's group only by naming
         # that group's case too, not by a word the first group says for all ("羽絨（短款）乾洗…，羽絨（長款）…").
         keeps = (mine | context) & named[id(here)] if mine & (named[id(g)] - own(here)) else cleared
-        if (value is not None and compare_facts(fact, value) == "different" and not keeps - own(g)
+        if window and not (mine - named[id(g)]) & own(g):
+            continue
+        if (value is not None and _parallel(agree, value) and compare_facts(fact, value) == "different"
+                and compare_facts(agree, value) != "equal"
+                and not any(compare_facts(o, value) == "equal" for o in claim_facts) and not keeps - own(g)
                 and named[id(here)] - own(g) and namer & (named[id(g)] - own(here))):
             found.append(value)
     return found[0] if len(found) == 1 else None
+
+
+def _parallel(a: Fact, b: Fact) -> bool:
+    """Values for parallel cases are of one sort: a minimum beside a maximum ("at least 3 weeks
+    …; no earlier than 6 months") are two slots, not two cases."""
+    if a.kind != "number" or b.kind != "number":
+        return True
+    return a.value.comparator == b.value.comparator  # type: ignore[union-attr]
+
+
+def _english_sides(groups: list[Group], text: str, offset: int) -> dict[int, frozenset[str]]:
+    """The words that name each English group's case. Parallel English cases either lead their
+    values ("seniors aged 65 pay 50%; students aged 18 to 25 pay 70%") or trail them ("15 cents
+    per black-and-white page and 50 cents per colour page"); the later groups show which, and in
+    the trailing pattern what leads the first group is the topic ("Printing costs"). Words the
+    groups share there are the slot, not the case ("page"); a leading case stands before them
+    ("Standard members may claim interim expenses …, and Gold members may claim …": "Standard",
+    not the topic "interim expenses"). Used for a group with no capitalised case name: in "99.9%
+    monthly availability for Standard and 99% for Cool" "Standard" is the case."""
+    if any(_CJK.search(text[g.start:g.end]) for g in groups):
+        return {}
+
+    def words(a: int, b: int) -> list[str]:
+        return [t[:6] if t.isascii() else t for t in content_tokens(text[a:b]) if not any(ch.isdigit() for ch in t)]
+
+    before = [words(g.start, g.values[0].start - offset) for g in groups]
+    after = [words(g.values[-1].end - offset, g.end) for g in groups]
+    if all(before[1:]) and not any(after[1:]):
+        sides, lead = before, True
+    elif all(after[1:]) and not any(before[1:]):
+        sides, lead = after, False
+    else:
+        return {}  # words on both sides of the later values: no telling which name the case
+    out = {}
+    for k, (g, side) in enumerate(zip(groups, sides)):
+        shared = frozenset().union(*(frozenset(o) for m, o in enumerate(sides) if m != k))
+        cut = next((i for i, w in enumerate(side) if w in shared), len(side)) if lead else 0
+        out[id(g)] = frozenset(side[:cut]) or frozenset(side) - shared
+    return out
+
+
+_CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 def own_words(fact: Fact, claim: Claim) -> frozenset[str] | None:

@@ -132,7 +132,7 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
     if fact.kind in ("entity", "identifier"):
         return _check_name(fact, ranked, titles or {})
     if fact.kind == "date":
-        return _check_date(fact, ranked, min_relevance)
+        return _check_date(fact, ranked, min_relevance, claim, question)
     # Spans are read most relevant first. A value that agrees is a match, even when the span
     # holds other values too ("61.4%, compared with 59.8%"). A different value whose context
     # words name the claim's slot is a mismatch at once; one that only sits in a span that is
@@ -152,7 +152,7 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
             or _unit_implied(fact, cand.span) or _one_each(fact, cand.span)
         if agree is not None:
             rival = None if claim is None or agree not in same else \
-                bound_elsewhere(fact, agree, cand.span, same, claim, question) \
+                _bound_in_window(fact, agree, cand.span, ranked, claim, question) \
                 or condition_elsewhere(fact, agree, cand.span, claim)
             if rival is not None:
                 return FactResult(fact, "mismatched", rival, rival.text, cand.span.source_id)
@@ -230,12 +230,36 @@ def _clause_shares_words(value: Fact, span: Span, claim_words: frozenset[str]) -
     return len((frozenset(content_tokens(clause)) - own) & claim_words) >= SAME_CLAUSE_WORDS
 
 
+def _bound_in_window(fact: Fact, agree: Fact, span: Span, ranked: list[Candidate], claim: Claim,
+                     question: str) -> Fact | None:
+    """`bound_elsewhere` in `span`, else in a candidate window around it: the next sentence may
+    give the claim's case its own value ("A pre-purchase inspection costs $320 … Annual termite
+    inspections … are $220")."""
+    spans = [span, *(c.span for c in ranked if c.span.source_id == span.source_id and c.span is not span
+                     and c.span.start <= span.start and span.end <= c.span.end)]
+    for window in spans:
+        if window is not span and compare_facts(fact, agree) != "equal":
+            break  # across sentences, only a value the claim states exactly ("under 65" is not "55")
+        here = next((o for o in window.facts if (o.start, o.end) == (agree.start, agree.end)), None)
+        same = [o for o in window.facts if o.kind == fact.kind and same_dimension(fact, o)]
+        if here is not None and (rival := bound_elsewhere(fact, here, window, same, claim, question,
+                                                          named_by_claim=window is not span)) is not None:
+            return rival
+    return None
+
+
 def _rival_limit(fact: Fact, agree: Fact, verdicts: list[tuple[Fact, str]]) -> bool:
     """A limit ("within 30 days") is not confirmed by a plain value it happens to bound ("after
     14 days") when the same span states the limit itself with another value ("within 14 days").
-    `verdicts`: each number of the span with its comparison to `fact`."""
+    `verdicts`: each number of the span with its comparison to `fact`. Nor is a plain value
+    ("保管90天") confirmed by a bound ("超过60天") that is the edge of another plain value the
+    span states ("免费保管60天，超过60天未取的……")."""
     comparator = fact.value.comparator  # type: ignore[union-attr]
-    if comparator == "eq" or agree.value.comparator == comparator:  # type: ignore[union-attr]
+    if comparator == "eq":
+        edge = agree.value.value  # type: ignore[union-attr]
+        return agree.value.comparator != "eq" and edge is not None and any(  # type: ignore[union-attr]
+            v == "different" and o.value.comparator == "eq" and o.value.value == edge for o, v in verdicts)  # type: ignore[union-attr]
+    if agree.value.comparator == comparator:  # type: ignore[union-attr]
         return False
     if agree.value.value is not None and agree.value.value == fact.value.value:  # type: ignore[union-attr]
         return False  # "can be extended to 45 days" states the limit "up to 45 days" itself
@@ -259,13 +283,19 @@ def _date_confirms(claim: Fact, evidence: Fact) -> bool:
     return _GRANULARITY_RANK.get(ge, 0) >= _GRANULARITY_RANK.get(gc, 0)
 
 
-def _check_date(fact: Fact, ranked: list[Candidate], min_relevance: float) -> FactResult:
+def _check_date(fact: Fact, ranked: list[Candidate], min_relevance: float, claim: Claim | None = None,
+                question: str = "") -> FactResult:
     # Sentences often hold several dates (a baseline, a deadline), so any relevant span that
-    # confirms the date is a match; only then does a different date count against it.
+    # confirms the date is a match; only then does a different date count against it. A date
+    # the span gives for another case is a mismatch, as a number is ("Harlow Library sessions
+    # are on Tuesdays; Eastgate sessions are on Wednesdays").
     for cand in ranked:
         if cand.relevance >= min_relevance or cand is ranked[0]:
             agree = next((o for o in cand.span.facts if o.kind == "date" and _date_confirms(fact, o)), None)
             if agree is not None:
+                rival = None if claim is None else _bound_in_window(fact, agree, cand.span, ranked, claim, question)
+                if rival is not None:
+                    return FactResult(fact, "mismatched", rival, rival.text, cand.span.source_id)
                 return FactResult(fact, "matched", agree, agree.text, cand.span.source_id)
     for cand in ranked:
         if cand.relevance < min_relevance:
