@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from extractors.roles import find_roles, roles_agree
+from extractors.roles import agents_agree, find_agents, find_roles, roles_agree
 from extractors.text import normalise
 
 # slot -> value -> terms (English lower-case, Chinese Simplified; Traditional is folded first).
@@ -152,13 +152,20 @@ def find_qualifiers(text: str) -> list[Qualifier]:
         if slot_value is None:
             continue
         found.append(Qualifier(slot_value[0], slot_value[1], text[m.start():m.end()], m.start(), m.end()))
-    for value, start, end in find_roles(folded):
+    roles = find_roles(folded)
+    for value, start, end in roles:
         found.append(Qualifier("role", value, text[start:end], start, end))
+    for value, start, end in find_agents(folded):
+        if not any(s < end and start < e for _, s, e in roles):  # a titled role is checked as a role
+            found.append(Qualifier("agent", value, text[start:end], start, end))
     return sorted(found, key=lambda q: q.start)
 
 
 def qualifiers_agree(slot: str, a: str, b: str) -> bool:
-    """Whether two values of one slot say the same thing (roles allow a missing domain)."""
+    """Whether two values of one slot say the same thing (roles allow a missing domain, doers a
+    fuller name)."""
+    if slot == "agent":
+        return agents_agree(a, b)
     return roles_agree(a, b) if slot == "role" else a == b
 
 

@@ -93,3 +93,26 @@ def roles_agree(a: str, b: str) -> bool:
     da, _, ra = a.rpartition("/")
     db, _, rb = b.rpartition("/")
     return ra == rb and (not da or not db or da == db)
+
+
+# "由X签发": who does what, when X is no titled role ("由我公司技术部签发", "由合作的金石建筑维修公司
+# 签发"). X ends in a word for a body or a person and the action follows it directly
+# ("由市特种设备检验研究院实施": the doer is the institute, not "市特种设备" doing 检验).
+_ACTIONS_ZH = "签发|出具|审批|批准|审核|核准|签字|实施|办理|受理|负责|处理|发放|承担|支付|检验|检测|评估|安排|派发|派送|上门"
+_AGENT_ZH = re.compile(r"由(?P<agent>[^，。；、：,.;:！？!?\s由]{1,14}?(?:公司|部|院|所|中心|局|处|科|站|组|室|机构|单位|"
+                       rf"本人|人|方|师|员|行|店|商|厂|社|会|团队|平台))(?P<action>{_ACTIONS_ZH})")
+# "由直属主管审批后交财务部办理": an action, then the next step, is two doers, not one.
+_TWO_STEPS = re.compile(rf"(?:{_ACTIONS_ZH})(?:后|并|再|及)")
+
+def find_agents(folded: str) -> list[tuple[str, int, int]]:
+    """(value, start, end) for each doer of an action in normalised text; value "action:doer"."""
+    return [(f"{m['action']}:{m['agent']}", m.start("agent"), m.end("agent")) for m in _AGENT_ZH.finditer(folded)
+            if not _TWO_STEPS.search(m["agent"])]
+
+
+def agents_agree(a: str, b: str) -> bool:
+    """The same action by the same doer, one naming it more fully than the other: "技术部"
+    agrees with "我公司技术部". Different actions never clash (see `verifier.qualify`)."""
+    action_a, _, doer_a = a.partition(":")
+    action_b, _, doer_b = b.partition(":")
+    return action_a != action_b or doer_a in doer_b or doer_b in doer_a

@@ -547,3 +547,26 @@ def test_a_role_is_checked_against_the_role_that_does_the_same(lexical, answer, 
     source = {"id": "S1", "text": "员工在HR系统提交陪产假申请。申请由直属主管审批，审批通过后由所在部门HRBP备案。"}
     (claim,) = lexical.verify(answer, [source]).claims
     assert [(f.text, f.evidence_text) for f in claim.facts if f.status == "mismatched"] == values
+
+
+@pytest.mark.parametrize("answer, values", [
+    # A doer that is no titled role: a department, a contractor, an institute.
+    ("报告由合作的金石建筑维修公司签发。", [("合作的金石建筑维修公司", "我公司技术部")]),
+    ("报告由技术部签发。", []),
+    # The contractor does something else here (报价), which says nothing of who signs.
+    ("烟道维修由合作的金石建筑维修公司报价。", []),
+    ("电梯每年一次的定期检验由负责维保的公司实施。", [("负责维保的公司", "市特种设备检验研究院")]),
+    ("电梯每年一次的定期检验由市特种设备检验研究院实施。", []),
+])
+def test_who_does_an_action_is_checked_against_who_does_it_in_the_source(lexical, answer, values):
+    source = {"id": "S1", "text": "清扫后出具的服务报告由我公司技术部签发，可用于物业消防检查备案。烟道如需维修，由合作的金石建筑维修公司"
+                                  "另行报价。电梯的定期检验每年一次，须由市特种设备检验研究院实施。"}
+    (claim,) = lexical.verify(answer, [source]).claims
+    assert [(f.text, f.evidence_text) for f in claim.facts if f.status == "mismatched"] == values
+
+
+def test_two_steps_are_two_doers():
+    from extractors.roles import find_agents
+
+    assert find_agents("由直属主管审批后交财务部办理") == []
+    assert find_agents("须由市特种设备检验研究院实施") == [("实施:市特种设备检验研究院", 2, 12)]

@@ -68,6 +68,8 @@ def check_qualifiers(claim: Claim, facts: list[FactResult], candidates: list[Can
             theirs = [q for q in find_qualifiers(place.text) if q.slot == slot]
             if slot == "role":
                 theirs = _same_action(claim.source_text, mine, place.text, theirs)
+            elif slot == "agent":  # only a doer of the same action says who does it
+                theirs = [t for t in theirs if any(t.value.partition(":")[0] == m.value.partition(":")[0] for m in mine)]
             if not theirs:
                 continue
             pair = next(((m, t) for t in theirs for m in mine if qualifiers_agree(slot, m.value, t.value)), None)
