@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 
 from extractors.claims import split_claims
@@ -103,6 +105,27 @@ def test_an_older_clause_of_a_sentence_states_the_past(text, past_values):
     (sentence,) = segment_source(Source(id="S1", text=text)).sentences
     assert not sentence.past
     assert [f.text for i, f in enumerate(sentence.facts) if i in sentence.past_facts and f.kind == "number"] == past_values
+
+
+@pytest.mark.parametrize("text, as_of, past_values", [
+    # A part that says it ended before as_of, beside the part that holds now.
+    ("早鸟季卡价格为2680元，销售截止至2026年11月15日；11月16日起季卡恢复原价3280元。", dt.date(2026, 11, 30), ["2680元"]),
+    ("The early-bird price of $199 applies until 15 November 2026; from 16 November the price is $249.",
+     dt.date(2026, 11, 30), ["$199"]),
+    # Not yet ended, no date to read it against, or nothing beside it.
+    ("早鸟季卡价格为2680元，销售截止至2026年11月15日；11月16日起季卡恢复原价3280元。", dt.date(2026, 11, 10), []),
+    ("早鸟季卡价格为2680元，销售截止至2026年11月15日；11月16日起季卡恢复原价3280元。", None, []),
+    ("早鸟季卡价格为2680元，销售截止至2026年11月15日。", dt.date(2026, 11, 30), []),
+])
+def test_a_part_that_ended_before_as_of_states_the_past(text, as_of, past_values):
+    (sentence,) = segment_source(Source(id="S1", text=text), as_of).sentences
+    assert [f.text for i, f in enumerate(sentence.facts) if i in sentence.past_facts and f.kind == "number"] == past_values
+
+
+def test_a_present_claim_with_an_expired_offer_is_contradicted(lexical):
+    source = {"id": "S1", "text": "云杉谷早鸟季卡价格为2680元，销售截止至2026年11月15日；11月16日起季卡恢复原价3280元。"}
+    (claim,) = lexical.verify("现在买季卡是早鸟价2680元。", [source], context={"as_of": "2026-11-30"}).claims
+    assert [(f.text, f.evidence_text) for f in claim.facts if f.status == "mismatched"] == [("2680元", "3280元")]
 
 
 @pytest.mark.parametrize("text, old", [

@@ -21,6 +21,7 @@ of 2024", "较2024年增长") leaves the sentence about its own time.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from bisect import bisect_left
 
@@ -120,10 +121,51 @@ def previous_values(text: str, start: int, end: int, numbers: list[Fact]) -> set
     return out
 
 
-def past_facts(text: str, start: int, end: int, facts: list[Fact]) -> frozenset[int]:
+# A date that ends what its part of the sentence states: "销售截止至2026年11月15日", "until 15 November".
+_ENDS_BEFORE = re.compile(r"(?:截止|截至|止于|到期|\b(?:until|till|through|ends?|ended|expires?|expired|closes?|closed)\b)"
+                          r"[^，,；;。]{0,6}$", re.IGNORECASE)
+_ENDS_AFTER = re.compile(r"^\s*(?:止|截止|前|之前|以前|为止)")
+
+
+def expired_parts(text: str, start: int, end: int, dates: list[Fact], as_of: dt.date | None) -> list[tuple[int, int]]:
+    """(start, end) in `text` of the parts of the sentence text[start:end] (cut at ；/;) that
+    say they ended before `as_of`, beside another part that says what holds now: "早鸟季卡价格
+    为2680元，销售截止至2026年11月15日；11月16日起季卡恢复原价3280元" on 30 November."""
+    if as_of is None:
+        return []
+    parts = [(a + start, b + start) for a, b in _parts(text[start:end])]
+    if len(parts) < 2:
+        return []
+    out = []
+    for a, b in parts:
+        for d in dates:
+            day = _day_of(d)
+            if a <= d.start < b and day is not None and day < as_of and (
+                    _ENDS_BEFORE.search(normalise(text[a:d.start])) or _ENDS_AFTER.match(normalise(text[d.end:b]))):
+                out.append((a, b))
+                break
+    return out if len(out) < len(parts) else []
+
+
+def _parts(sentence: str) -> list[tuple[int, int]]:
+    cuts = [m.end() for m in re.finditer(r"[；;]", sentence)]
+    bounds = [0, *cuts, len(sentence)]
+    return [(a, b) for a, b in zip(bounds, bounds[1:]) if sentence[a:b].strip()]
+
+
+def _day_of(fact: Fact) -> dt.date | None:
+    v = fact.value
+    if getattr(v, "granularity", None) != "day" or v.year is None:  # type: ignore[union-attr]
+        return None
+    return dt.date(v.year, v.month, v.day)  # type: ignore[union-attr, arg-type]
+
+
+def past_facts(text: str, start: int, end: int, facts: list[Fact], as_of: dt.date | None = None) -> frozenset[int]:
     """Indices into `facts` (those of the sentence text[start:end], not itself past) of the
-    facts it states as past: those in an older clause, and the values a change starts from."""
-    earlier = past_clauses(text, start, end, [f for f in facts if f.kind == "date"])
+    facts it states as past: those in an older clause or a part that ended before `as_of`, and
+    the values a change starts from."""
+    dates = [f for f in facts if f.kind == "date"]
+    earlier = past_clauses(text, start, end, dates) + expired_parts(text, start, end, dates, as_of)
     numbers = [k for k, f in enumerate(facts) if f.kind == "number"]
     old = previous_values(text, start, end, [facts[k] for k in numbers])
     return frozenset(k for k, f in enumerate(facts) if any(a <= f.start < b for a, b in earlier)) \

@@ -97,7 +97,7 @@ def segment_source(source: Source, as_of: dt.date | None = None) -> SegmentedSou
             inside.append(facts[j])
             j += 1
         sentence = text[start:end]
-        stated_before = frozenset(range(len(inside))) if i in past else past_facts(text, start, end, inside)
+        stated_before = frozenset(range(len(inside))) if i in past else past_facts(text, start, end, inside, as_of)
         spans.append(Span(source.id, start, end, sentence, tuple(inside), frozenset(content_tokens(sentence)), (i, i),
                           i in past, stated_before))
     reason = currency_of(source, as_of)
