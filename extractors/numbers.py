@@ -40,7 +40,7 @@ from extractors.numbers_vocab import (
 )
 from extractors.numbers_context import context_words
 from extractors.numbers_ids import special_spans
-from extractors.numbers_words import mentions_values_in_words, values_in_words
+from extractors.numbers_words import and_a_half, mentions_values_in_words, values_in_words
 from extractors.schema import Fact, Quantity
 from extractors.text import normalise
 
@@ -134,6 +134,8 @@ def extract_numbers(text: str) -> list[Fact]:
         return sorted(values_in_words(text, normalise(text), [], []), key=lambda f: f.start)
     n = normalise(text)
     ident_facts, blocked = special_spans(text, n)
+    if halves := [f for f in and_a_half(text, n) if not any(s < f.end and f.start < e for s, e in blocked)]:
+        ident_facts, blocked = ident_facts + halves, sorted(blocked + [(f.start, f.end) for f in halves])
     starts = [s for s, _ in blocked]
     facts: list[Fact] = list(ident_facts)
     floor = 0  # no number may reach back before this (end of the previous fact)

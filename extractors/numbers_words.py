@@ -92,3 +92,24 @@ def values_in_words(text: str, n: str, facts: list[Fact], blocked: list[tuple[in
         out.append(Fact(kind="number", text=text[m.start():m.end()], start=m.start(), end=m.end(), value=q,
                         context=context_words(n, m.start(), m.end(), 0)))
     return out
+
+
+# "一个半小时", "两个半月", Cantonese "一個半鐘": a count and a half of a unit.
+_AND_A_HALF = re.compile(r"(?P<n>[0-9]{1,3}|[一二两三四五六七八九十]{1,3})个半(?P<u>小时|钟头|钟|月|星期|礼拜)")
+_HALF_UNITS = {"小时": "hour", "钟头": "hour", "钟": "hour", "月": "month", "星期": "week", "礼拜": "week"}
+
+
+def and_a_half(text: str, n: str) -> list[Fact]:
+    """Facts for "一个半小时" (1.5 hours) and the like, in `text` (normalised as `n`); the
+    plain scan would read only "半小时"."""
+    out = []
+    for m in _AND_A_HALF.finditer(n):
+        count = Decimal(m["n"]) if m["n"].isdigit() else parse_chinese_number(m["n"])
+        if count is None:
+            continue
+        out.append(Fact(kind="number", text=text[m.start():m.end()], start=m.start(), end=m.end(),
+                        value=Quantity(value=Decimal(count) + Decimal("0.5"), unit=_HALF_UNITS[m["u"]],
+                                       comparator="le" if re.match(r"以?[内里]|之内", n[m.end():]) else "eq",
+                                       approximate=bool(re.search(r"(?:大概|大约|约)$", n[:m.start()]))),
+                        context=context_words(n, m.start(), m.end(), 0)))
+    return out

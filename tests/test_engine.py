@@ -570,3 +570,15 @@ def test_two_steps_are_two_doers():
 
     assert find_agents("由直属主管审批后交财务部办理") == []
     assert find_agents("须由市特种设备检验研究院实施") == [("实施:市特种设备检验研究院", 2, 12)]
+
+
+@pytest.mark.parametrize("answer, status", [
+    # The answer states no year; the one the extractor took from as_of is no claim of the answer's.
+    ("The winter term begins on 11 January.", "matched"),
+    ("The winter term begins on 18 January.", "mismatched"),
+    ("The winter term begins on 11 January 2026.", "mismatched"),
+])
+def test_a_date_without_a_year_is_matched_on_what_it_states(lexical, answer, status):
+    source = {"id": "S1", "text": "The winter term runs for ten weeks from 11 January 2027, with classes of 60 minutes."}
+    (claim,) = lexical.verify(answer, [source], context={"as_of": "2026-11-30"}).claims
+    assert [f.status for f in claim.facts if f.kind == "date"] == [status]

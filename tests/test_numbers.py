@@ -261,3 +261,16 @@ def test_electricity_units(text, found, unit, per):
 def test_negated_and_suffix_comparators(text, comparator):
     (fact,) = extract_numbers(text)
     assert fact.value.comparator == comparator
+
+
+@pytest.mark.parametrize("text, found, unit, comparator, approximate", [
+    # A count and a half of a unit: the plain scan would read only "半小时".
+    ("经典参观一场大概一个半小时", ("一个半小时", "1.5"), "hour", "eq", True),
+    ("一個半鐘就攞得", ("一個半鐘", "1.5"), "hour", "eq", False),
+    ("两个半月内完成", ("两个半月", "2.5"), "month", "le", False),
+    ("每场1个半小时", ("1个半小时", "1.5"), "hour", "eq", False),
+])
+def test_a_count_and_a_half(text, found, unit, comparator, approximate):
+    (fact,) = extract_numbers(text)
+    assert (fact.text, str(fact.value.value)) == found
+    assert (fact.value.unit, fact.value.comparator, fact.value.approximate) == (unit, comparator, approximate)

@@ -272,7 +272,7 @@ _GRANULARITY_RANK = {"year": 0, "year_range": 0, "quarter": 1, "month": 2, "week
 def _date_confirms(claim: Fact, evidence: Fact) -> bool:
     """Evidence confirms a date only when it is at least as precise ("January" does not
     confirm "15 January"; "15 January" does confirm "January")."""
-    verdict = compare_facts(claim, evidence)
+    verdict = compare_facts(_as_stated(claim), evidence)
     if verdict == "equal":
         return True
     if verdict == "different":
@@ -281,6 +281,23 @@ def _date_confirms(claim: Fact, evidence: Fact) -> bool:
     if "time" in (gc, ge):
         return gc == ge or ge == "datetime"
     return _GRANULARITY_RANK.get(ge, 0) >= _GRANULARITY_RANK.get(gc, 0)
+
+
+_STATES_YEAR = re.compile(r"\d{4}|年|'\d\d\b", re.IGNORECASE)
+_NAMES_MONTH = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?![a-z])|[0-9一二三四五六七八九十]月",
+                          re.IGNORECASE)
+_RELATIVE = re.compile(r"\b(?:next|last|this|coming|previous)\b|[下上本这這今明去前后後]", re.IGNORECASE)
+
+
+def _as_stated(fact: Fact) -> Fact:
+    """A claim's date without the year the extractor supplied from `as_of`: "begins on 11
+    January" says no year, so "11 January 2027" confirms it and does not contradict it."""
+    value = fact.value
+    if fact.kind != "date" or value.year is None or value.granularity not in ("day", "month", "datetime") \
+            or _STATES_YEAR.search(fact.text) or not _NAMES_MONTH.search(fact.text) \
+            or _RELATIVE.search(fact.text):  # type: ignore[union-attr]
+        return fact
+    return fact.model_copy(update={"value": value.model_copy(update={"year": None, "quarter": None})})
 
 
 def _check_date(fact: Fact, ranked: list[Candidate], min_relevance: float, claim: Claim | None = None,
@@ -300,7 +317,7 @@ def _check_date(fact: Fact, ranked: list[Candidate], min_relevance: float, claim
     for cand in ranked:
         if cand.relevance < min_relevance:
             continue
-        clash = next((o for o in cand.span.facts if o.kind == "date" and compare_facts(fact, o) == "different"
+        clash = next((o for o in cand.span.facts if o.kind == "date" and compare_facts(_as_stated(fact), o) == "different"
                       and _comparable(fact, o)), None)
         if clash is not None:
             return FactResult(fact, "mismatched", clash, clash.text, cand.span.source_id)
