@@ -85,10 +85,30 @@ def same_slot(a: Fact, b: Fact) -> bool:
     # Currencies may differ within one slot (that is a contradiction to report); rates may not.
     if _clash(_SLOT.get(da or "", da), _SLOT.get(db or "", db)) or _clash(qa.per, qb.per):
         return False
+    if _far_apart(qa, qb):
+        return False
     overlap = _context_overlap(a.context, b.context)
     if (da is None) != (db is None):
         return overlap is True  # a bare number matches a unit-ful one only by its words
     return overlap is not False
+
+
+# Durations this many times apart measure different things: "each class lasts 75 minutes" is
+# no other value for "the course lasts 12 weeks" (a deadline of 24 hours against 30 days still is).
+_FAR_APART = 500
+_SECONDS = {"month": Decimal(2592000), "business_day": Decimal(86400), "business_hour": Decimal(3600)}
+
+
+def _far_apart(a: Quantity, b: Quantity) -> bool:
+    def seconds(q: Quantity) -> Decimal | None:
+        amount = q.value if q.value is not None else q.high if q.high is not None else q.low
+        dim = _dimension(q)
+        if amount is None or not amount or dim not in ("time", "month", "business_day", "business_hour"):
+            return None
+        return abs(amount) * _factor(q) * (_SECONDS.get(dim, Decimal(1)) if dim != "time" else Decimal(1))
+
+    x, y = seconds(a), seconds(b)
+    return x is not None and y is not None and max(x, y) / min(x, y) > _FAR_APART
 
 
 # English contexts of at least this many words must share two of them: one common noun under

@@ -224,3 +224,16 @@ def test_limits_on_the_same_side_differ_only_at_the_edge():
     assert compare_facts(one("超过4800度"), one("4800千瓦时以上")) == "compatible"
     assert compare_facts(one("over 500"), one("at least 600")) == "different"
     assert compare_facts(one("under 18"), one("18 or younger")) == "compatible"
+
+
+@pytest.mark.parametrize("a, b, same", [
+    # Durations hundreds of times apart measure different things.
+    ("The course lasts 12 weeks.", "Each class lasts 75 minutes.", False),
+    ("课程为期3个月。", "每节课45分钟。", False),
+    # A deadline of hours against one of days still disagrees on one slot.
+    ("Refunds are issued within 24 hours.", "Refunds are issued within 30 days.", True),
+    ("Refunds are issued within 2 business days.", "Refunds are issued within 90 minutes.", True),
+])
+def test_durations_far_apart_are_different_slots(a, b, same):
+    (fa,), (fb,) = extract_numbers(a), extract_numbers(b)
+    assert same_slot(fa, fb) is same
