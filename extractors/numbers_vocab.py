@@ -60,7 +60,7 @@ UNITS = _expand(
         "GB": ("gb",), "MB": ("mb",), "TB": ("tb",),
         "device": ("devices", "device", "台"),
         "person": ("people", "persons", "person", "employees", "employee", "staff", "users", "user",
-                   "人", "名", "位"),
+                   "个人", "人", "名", "位"),
         "seat": ("seats", "seat", "licenses", "licences", "license", "licence", "个席位", "席位"),
         "times": ("times", "次"),
         "multiple": ("倍",),

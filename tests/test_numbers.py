@@ -224,6 +224,7 @@ def test_once_as_a_conjunction_is_no_count():
     ("65歲以上長者", "65歲以上", "ge", "year"),
     ("3周内完成", "3周内", "le", "week"),
     ("白金卡會員可獲贈四張", "四張", "eq", "sheet"),     # 张: vouchers and tickets are counted
+    ("一班最多4個人", "最多4個人", "le", "person"),      # 个人 after a number counts people
 ])
 def test_chinese_thresholds_and_ages(text, found, comparator, unit):
     (fact,) = [f for f in extract_numbers(text) if f.kind == "number"]
