@@ -13,6 +13,7 @@ have; nothing is tuned on a test set. Results: `benchmarks/results/accuracy-<mod
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from functools import partial
@@ -103,8 +104,33 @@ def eval_aggrefact(runner: Runner, rows: Sequence[ds.AggreFactRow], tuned: float
                                a != b for a, b in zip(fixed_pred, predict_at(scores, runner.fixed.support)))}
     if tuned is not None:
         out["tuned"] = {"threshold": tuned, **_binary(gold, [supported(r) for r in reports["tuned"]])}
+    # Per row, so two runs can be compared row by row (`--compare`): id, gold, verdict, score.
+    out["rows"] = [[row.id, int(g), int(p), round(sc, 4)] for row, g, p, sc in zip(rows, gold, fixed_pred, scores)]
     out["_scores"] = scores  # for tuning on dev; dropped before writing
     return out
+
+
+def changed_rows(before: dict, after: dict) -> dict[str, list[tuple[str, int, int, int]]]:
+    """Per set, the rows whose fixed-threshold verdict differs between two result JSONs:
+    (id, gold, verdict before, verdict after). Rows missing from either run are left out."""
+    out: dict[str, list[tuple[str, int, int, int]]] = {}
+    for name, result in after.get("results", {}).items():
+        old = {r[0]: r for r in before.get("results", {}).get(name, {}).get("rows", [])}
+        moved = [(rid, gold, old[rid][2], verdict) for rid, gold, verdict, _ in result.get("rows", [])
+                 if rid in old and old[rid][2] != verdict]
+        if moved:
+            out[name] = moved
+    return out
+
+
+def _compare(before_path: str, after_path: str) -> int:
+    before, after = (json.loads(Path(p).read_text(encoding="utf-8")) for p in (before_path, after_path))
+    for name, moved in changed_rows(before, after).items():
+        fixed = sum(after_v == gold for _, gold, _, after_v in moved)
+        print(f"{name}: {len(moved)} rows changed verdict, {fixed} now right, {len(moved) - fixed} now wrong")
+        for rid, gold, was, now in moved:
+            print(f"  {rid}: gold {'supported' if gold else 'not'}; {was} -> {now}")
+    return 0
 
 
 def eval_ocnli(runner: Runner, pairs: Sequence[ds.NLIPair], tuned: float | None) -> dict:
@@ -200,7 +226,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch-answers", type=int, default=64, help="answers per model call")
     parser.add_argument("--policy", default="default")
     parser.add_argument("--out", default=str(RESULTS), help="folder for the markdown and JSON results")
+    parser.add_argument("--compare", nargs=2, metavar=("BEFORE.json", "AFTER.json"),
+                        help="list the WiCE / Factcheck-GPT rows whose verdict differs between two runs, and exit")
     args = parser.parse_args(argv)
+    if args.compare:
+        return _compare(*args.compare)
     wanted = [s.strip() for s in args.sets.split(",") if s.strip()]
     unknown = set(wanted) - set(SETS)
     if unknown:

@@ -122,3 +122,12 @@ def test_uhgeval_keywords_become_spans_in_reading_order():
     kws = _keywords(text, ["德国外长<sep>不合理，应为施泰因迈尔", "德国<sep>合理", "推进<sep>合理", "缺失<sep>合理"])
     # the second 德国 is found after the first keyword, not inside it; a keyword not in the text is dropped
     assert [(k.start, k.end, k.bad) for k in kws] == [(0, 4, True), (7, 9, False), (12, 14, False)]
+
+
+def test_changed_rows_lists_verdicts_that_moved_between_two_runs():
+    from benchmarks.accuracy import changed_rows
+
+    before = {"results": {"wice": {"rows": [["a", 1, 1, 0.9], ["b", 0, 1, 0.7], ["c", 1, 0, 0.2]]}}}
+    after = {"results": {"wice": {"rows": [["a", 1, 1, 0.8], ["b", 0, 0, 0.3], ["c", 1, 1, 0.6], ["d", 1, 0, 0.1]]},
+                         "fcgpt": {"rows": [["x", 1, 1, 0.9]]}}}
+    assert changed_rows(before, after) == {"wice": [("b", 0, 1, 0), ("c", 1, 0, 1)]}
