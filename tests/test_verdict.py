@@ -257,3 +257,10 @@ def test_a_span_stating_every_value_is_grounded_despite_other_words(analyzer, an
     high = NLIScores(entailment=0.8, neutral=0.1, contradiction=0.1)
     report = _label(analyzer, answer, "身高1.4米以下儿童须由成年监护人陪同入场。", scores=high)
     assert report.label == label
+
+
+def test_a_rule_restricted_by_only_anchors_no_claim_about_something_else(analyzer):
+    text = "Pensioner concession card holders receive 10% off inspections only."
+    assert _label(analyzer, "With your pensioner concession card you'll get 10% off the barrier.", text).label \
+        != "supported"
+    assert _label(analyzer, "Pensioner concession card holders get 10% off inspections.", text).label == "supported"

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from extractors import Claim
 from extractors.text import match_key
-from extractors.tokens import token_recall
+from extractors.tokens import content_tokens, token_recall
 from models.base import NLIScores
 from verifier.breadth import added_alternative, broadens, dropped_condition, group_value
 from verifier.candidates import Candidate
@@ -205,7 +206,7 @@ def _verbatim(claim: Claim, grounded: list[ScoredCandidate], thresholds: Thresho
     # One sentence only: a window can hold every word of a claim that mixes two rules. Nor a
     # sentence the claim broadens with its words ("allowed for all flights").
     grounded = [s for s in grounded if s.candidate.span.sentences[0] == s.candidate.span.sentences[1]
-                and broadens(claim, s.candidate.span.text) is None]
+                and broadens(claim, s.candidate.span.text) is None and not _only_for_other(claim, s.candidate.span.text)]
     recall = {id(s): overlap(claim, s) for s in grounded}
     for s in sorted(grounded, key=lambda s: (-recall[id(s)], -s.scores.entailment)):
         if recall[id(s)] < thresholds.verbatim:
@@ -213,6 +214,23 @@ def _verbatim(claim: Claim, grounded: list[ScoredCandidate], thresholds: Thresho
         if s.scores.contradiction < thresholds.contradict and not polarity_clash(claim, s.candidate.span.text):
             return s
     return None
+
+
+# What "only" restricts a rule to: "10% off inspections only", "only for inspections", "仅限门店自提订单".
+_ONLY = re.compile(r"(\w+)\s+only\b|\bonly\s+(?:for|to|on|in|at|with)?\s*(?:the\s+|a\s+|an\s+)?(\w+)|"
+                   r"(?:仅|只)(?:限于?|支持|适用于|对|针对)?([\u4e00-\u9fff]{2,8})", re.IGNORECASE)
+
+
+def _only_for_other(claim: Claim, span_text: str) -> bool:
+    """Whether the sentence restricts its rule with "only" to something the claim does not
+    name: "Pensioner concession card holders receive 10% off inspections only" says nothing of
+    "10% off the barrier", however many of its words the claim repeats."""
+    mine = frozenset(content_tokens(claim.text))
+    for m in _ONLY.finditer(span_text):
+        words = frozenset(content_tokens(m.group(1) or m.group(2) or m.group(3) or ""))
+        if words and not words & mine:
+            return True
+    return False
 
 
 def _anchored(claim: Claim, grounded: list[ScoredCandidate], facts: list[FactResult],
