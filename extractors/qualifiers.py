@@ -94,7 +94,7 @@ _NEGATION_EN = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|cannot|wi
 # Words that contain a Chinese negation character without negating anything.
 _ZH_NOT_NEGATION = ("不仅", "不但", "不过", "不断", "不久", "不少", "不错", "不同", "无论", "非常", "未来",
                     "无理由", "毫无疑问", "不管", "不超过", "不高于", "不低于", "不少于", "不多于", "不大于", "不小于",
-                    "不足", "不到", "未满", "未超过", "不迟于", "不早于",
+                    "不足", "不到", "未满", "未超过", "不迟于", "不早于", "无息",  # 无息退还: refunded without interest
                     # 非 as the prefix "non-": 非本市户籍 (non-local), 非会员, 非工作日.
                     "非本", "非会员", "非會員", "非工作")
 _NEGATION_ZH = re.compile(r"[不没无未非勿禁]|拒绝|不得|免于")

@@ -306,6 +306,21 @@ def test_a_chinese_permission_against_a_chinese_negation_is_opposite(analyzer):
     assert not polarity_clash(claim, "企业协议价订单可累计积分。")
 
 
+@pytest.mark.parametrize("answer, span, clash", [
+    # The negated clause holds the claim's own words (线上配送), though another clause ties on overlap.
+    ("线上配送的订单也可以直接用医保个人账户支付。", "医保个人账户支付目前仅支持门店自提订单，线上配送订单暂不支持医保支付。", True),
+    ("门店自提订单可以用医保个人账户支付。", "医保个人账户支付目前仅支持门店自提订单，线上配送订单暂不支持医保支付。", False),
+    # 无息 (without interest) negates nothing.
+    ("报名时要交2000元保证金，退托时会退还。", "报名需缴纳2000元保证金，幼儿退托时无息退还。", False),
+])
+def test_a_negated_clause_with_the_claims_own_words_is_opposite(analyzer, answer, span, clash):
+    from extractors.claims import split_claims
+    from verifier.qualify import polarity_clash
+
+    claim = split_claims(answer, analyzer=analyzer)[0]
+    assert polarity_clash(claim, span) is clash
+
+
 @pytest.mark.parametrize("answer, clash", [
     ("You can collect the bus pass from the school office.", True),     # the side "not by ..." rules out
     ("Bus passes are issued by the Transportation Office.", False),

@@ -161,6 +161,8 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
         return False  # "lost if it has not been delivered in 30 days" states a condition, denies nothing
     if _other_side(claim, best):
         return False  # "20%以下的不予赔付" denies the other side of the claim's "超过20%"
+    if _denied_in_own_clause(claim, mine, span_text):
+        return True
     about_claim = any(not content_tokens(scope) or mine & frozenset(content_tokens(scope))
                       for scope in negation_scopes(best))
     return token_recall(claim.text, best) >= _polarity_min_recall(claim.text) and about_claim
@@ -197,6 +199,24 @@ def _other_side(claim: Claim, clause: str) -> bool:
     mine = [f.value for f in claim.facts if f.kind == "number" and f.value.value is not None]  # type: ignore[union-attr]
     return any(other_side(q, c) for q in (f.value for f in extract_numbers(clause) if f.kind == "number")  # type: ignore[misc]
                for c in mine)
+
+
+def _denied_in_own_clause(claim: Claim, mine: frozenset[str], span_text: str) -> bool:
+    """Whether a negated clause of the span holds words of the claim no other clause has, and
+    its negation bears on the claim: "线上配送的订单也可以用医保个人账户支付" against "医保个人账户支付
+    仅支持门店自提订单，线上配送订单暂不支持医保支付" (the clauses tie on overlap)."""
+    parts = clauses(span_text)
+    if len(parts) < 2 or token_recall(claim.text, span_text) < _polarity_min_recall(claim.text):
+        return False
+    for a, b in parts:
+        part = span_text[a:b]
+        if not is_negated(part) or _CONDITIONAL_NEGATION.search(normalise(part)):
+            continue
+        rest = frozenset(content_tokens(span_text[:a] + " " + span_text[b:]))
+        if len(mine & (frozenset(content_tokens(part)) - rest)) >= 2 and any(
+                mine & frozenset(content_tokens(scope)) for scope in negation_scopes(part)):
+            return True
+    return False
 
 
 def _ruled_out(claim_words: frozenset[str], span_text: str) -> bool:
