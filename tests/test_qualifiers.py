@@ -372,3 +372,13 @@ def test_a_span_giving_both_sides_their_rules_moves_nothing(analyzer):
 def test_the_other_side_of_a_bound_is_a_rival_only_with_the_same_polarity(lexical, answer, values):
     (claim,) = lexical.verify(answer, [{"id": "S1", "text": BOATS.split(". ")[0] + "."}]).claims
     assert [(f.text, f.evidence_text) for f in claim.facts if f.status == "mismatched"] == values
+
+
+def test_a_negated_clause_loses_to_a_closer_affirmative_one(analyzer):
+    from extractors.claims import split_claims
+    from verifier.qualify import polarity_clash
+
+    span = ("There is no overall charge to a water molecule, but there is a slight positive charge on each hydrogen "
+            "atom and a slight negative charge on the oxygen atom.")
+    claim = split_claims("Hydrogen atoms in water molecules have a positive charge.", analyzer=analyzer)[0]
+    assert not polarity_clash(claim, span)

@@ -208,9 +208,14 @@ def _denied_in_own_clause(claim: Claim, mine: frozenset[str], span_text: str) ->
     parts = clauses(span_text)
     if len(parts) < 2 or token_recall(claim.text, span_text) < _polarity_min_recall(claim.text):
         return False
+    # Only where the negated clause matches the claim as well as any clause does: "There is no
+    # overall charge to a water molecule, but there is a slight positive charge on each hydrogen
+    # atom" supports "hydrogen atoms … have a positive charge" in its closer clause.
+    closest = max(token_recall(claim.text, span_text[a:b]) for a, b in parts)
     for a, b in parts:
         part = span_text[a:b]
-        if not is_negated(part) or _CONDITIONAL_NEGATION.search(normalise(part)):
+        if not is_negated(part) or _CONDITIONAL_NEGATION.search(normalise(part)) \
+                or token_recall(claim.text, part) < closest:
             continue
         rest = frozenset(content_tokens(span_text[:a] + " " + span_text[b:]))
         if len(mine & (frozenset(content_tokens(part)) - rest)) >= 2 and any(
