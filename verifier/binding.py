@@ -107,22 +107,34 @@ def bound_elsewhere(fact: Fact, agree: Fact, span: Span, values: list[Fact], cla
         if groups is None:
             return None
         here = next(g for g in groups if agree in g.values)
-        rival = _rival(fact, agree, groups, here, span.text, span.start, mine, context,
-                       [o for o in claim.facts if o is not fact], window=named_by_claim)
+        rival = _rival(fact, agree, groups, here, span.text, span.start,
+                       _Asker(mine, context, tuple(o for o in claim.facts if o is not fact), named_by_claim))
         if rival is not None or len(here.values) == len(inside):
             return rival
         start, end, inside = here.start, here.end, list(here.values)
     return None
 
 
+@dataclass(frozen=True)
+class _Asker:
+    """What the claim brings to binding: its words around the value (`mine`), the words of its
+    sentence before it and of the question (`context`), its other facts, and whether the span is
+    a window of several sentences."""
+    mine: frozenset[str]
+    context: frozenset[str]
+    claim_facts: tuple[Fact, ...]
+    window: bool
+
+
 def _rival(fact: Fact, agree: Fact, groups: list[Group], here: Group, text: str, offset: int,
-           mine: frozenset[str], context: frozenset[str], claim_facts: list[Fact], window: bool = False
-           ) -> Fact | None:
-    """`claim_facts`: the claim's other facts; a value the claim states itself is no rival
-    ("61.4%, up from 59.8%" against "61.4%, compared with 59.8%"), nor one equal to `agree`.
-    In a `window` of sentences the rival's group must also share a slot word with the claim
-    ("Annual termite inspections … $220" for "annual inspections cost $320"): each sentence's
-    lead is its own subject, not always a case of the claim's."""
+           asker: _Asker) -> Fact | None:
+    """A value the claim states itself is no rival ("61.4%, up from 59.8%" against "61.4%,
+    compared with 59.8%"), nor one equal to `agree`. In a window of sentences the rival's group
+    must also share a slot word with the claim ("Annual termite inspections … $220" for "annual
+    inspections cost $320"): each sentence's lead is its own subject, not always a case of the
+    claim's."""
+    mine, context, claim_facts, window = asker.mine, asker.context, asker.claim_facts, asker.window
+
     def own(g: Group) -> frozenset[str]:
         return _keys(text[g.start:g.end]) - frozenset().union(*(_keys(v.text) for v in g.values))
 
