@@ -58,7 +58,11 @@ def value_groups(text: str, offset: int, values: list[Fact], start: int = 0, end
 
 def _keys(text: str) -> frozenset[str]:
     # A light prefix key: "transfer" in the claim finds "transfers" in the source.
-    return frozenset(t[:6] if t.isascii() else t for t in content_tokens(text))
+    return frozenset(map(_key, content_tokens(text)))
+
+
+def _key(token: str) -> str:
+    return token[:6] if token.isascii() else token
 
 
 def case_words(text: str, known_names: frozenset[str] = frozenset()) -> frozenset[str]:
@@ -188,7 +192,7 @@ def _english_sides(groups: list[Group], text: str, offset: int) -> dict[int, fro
         return {}
 
     def words(a: int, b: int) -> list[str]:
-        return [t[:6] if t.isascii() else t for t in content_tokens(text[a:b]) if not any(ch.isdigit() for ch in t)]
+        return [_key(t) for t in content_tokens(text[a:b]) if not any(ch.isdigit() for ch in t)]
 
     before = [words(g.start, g.values[0].start - offset) for g in groups]
     after = [words(g.values[-1].end - offset, g.end) for g in groups]
