@@ -124,6 +124,17 @@ class _Amount(NamedTuple):
 _ZH_PERIOD = re.compile(r"一(?:个)?(?:月|年|天|日|周|星期)(?=最多|最少|至多|至少|可以|可|能|只能|限|仅|不超过|封顶)")
 
 
+# "给老人做一次能力评估", "进行一次检查": 一次 after such a verb is "an", not a count, unless a
+# period makes it a frequency ("每年做一次体检").
+_ZH_ONE_ACT = re.compile(r"一次(?=[\u4e00-\u9fff])(?!性)")
+_ZH_ACT_VERBS = ("做", "进行", "安排", "作")
+
+
+def _zh_one_act(n: str, start: int) -> bool:
+    clause_start = max(n.rfind(c, 0, start) for c in "，,；;。：:") + 1
+    return n.endswith(_ZH_ACT_VERBS, 0, start) and "每" not in n[clause_start:start]
+
+
 def extract_numbers(text: str) -> list[Fact]:
     """Number and identifier facts in `text`, sorted by start and non-overlapping."""
     if not isinstance(text, str):
@@ -274,7 +285,7 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
         return None
     if bare and _is_bare_year(m.group(0)) and (right is None or _is_bare_year(right.raw)):
         return None  # a year (or year range): the date extractor's job
-    if n.startswith("一次性", start):
+    if n.startswith("一次性", start) or _ZH_ONE_ACT.match(n, start) and _zh_one_act(n, start):
         return None
     span_start = start
     if pre:

@@ -122,3 +122,12 @@ def test_verbless_statements_are_claims_but_pleasantries_are_not(analyzer: Analy
 ])
 def test_a_verb_heading_a_chinese_clause_is_its_subject(analyzer: Analyzer, text: str, claims: list) -> None:
     assert [c.text for c in split_claims(text, analyzer=analyzer)] == claims
+
+
+@pytest.mark.parametrize("text, claims", [
+    # 当天 ("that day") opens a clause of its own; 当……时 ("when ...") is subordinate.
+    ("成人票是128元，当天凭门票在酒庄商店买酒还能打九五折。", ["成人票是128元", "成人票当天凭门票在酒庄商店买酒还能打九五折"]),
+    ("当订单超过500元时，可以免运费。", ["当订单超过500元时，可以免运费"]),
+])
+def test_a_clause_led_by_a_time_word_of_dang_is_not_subordinate(analyzer: Analyzer, text: str, claims: list) -> None:
+    assert [c.text for c in split_claims(text, analyzer=analyzer)] == claims

@@ -89,7 +89,8 @@ def test_precision_is_kept_in_the_exponent():
     "text",
     ["统一处理", "十分重要", "千万不要迟到", "一些员工", "万一出错", "一次性付款", "周一至周五", "In 2024 we grew", "2024-2025 plan",
      "on 2026-03-01", "2026年3月1日", "三月一日", "下午五点半", "at 9:30 am", "Q3 2025", "第三季度", "每月15日发薪",
-     "次月10日前提交", "上月十五日"],
+     "次月10日前提交", "上月十五日",
+     "护士会给老人做一次能力评估"],  # 做一次 + noun: "an assessment", not a count
 )
 def test_words_dates_and_years_are_not_numbers(text):
     assert extract_numbers(text) == []
@@ -275,3 +276,9 @@ def test_a_count_and_a_half(text, found, unit, comparator, approximate):
     (fact,) = extract_numbers(text)
     assert (fact.text, str(fact.value.value)) == found
     assert (fact.value.unit, fact.value.comparator, fact.value.approximate) == (unit, comparator, approximate)
+
+
+@pytest.mark.parametrize("text", ["每年可以免费做一次体检", "退款申请只能提交一次", "每月进行一次检查"])
+def test_once_as_a_frequency_or_a_limit_is_a_number(text):
+    (fact,) = extract_numbers(text)
+    assert fact.value.value == Decimal(1) and fact.value.unit == "times"

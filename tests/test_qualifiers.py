@@ -288,6 +288,10 @@ def test_a_bound_is_no_prohibition(lexical):
     ("Ride-share and taxi costs are reimbursable.", "Ride-share and taxis are reimbursable.", None),
     ("Hours beyond 40 are paid at time and a half.", "Hours over 40 are paid at 1.5 times the rate.", None),
     ("Unlimited Plus includes 50 GB of data.", "The plan includes 50 GB of data.", None),
+    # Round the clock says "any hour" and "every day"; it says nothing of "any member".
+    ("A technician comes at any hour, every day of the year.", "A technician comes 24 hours a day, 365 days a year.", None),
+    ("Any member can call the helpline.", "The helpline is open 24 hours a day.", "Any"),
+    ("You can call the helpline at any time.", "The helpline is open on weekdays.", "any"),
     ("Submit claims through the app or website.", "Submit claims through the Pawsure app or online.", None),
 ])
 def test_broadens(analyzer, answer, evidence, words):
@@ -323,6 +327,9 @@ def test_a_negated_clause_with_the_claims_own_words_is_opposite(analyzer, answer
 
 @pytest.mark.parametrize("answer, clash", [
     ("You can collect the bus pass from the school office.", True),     # the side "not by ..." rules out
+    # The claim rules the same side out itself, or takes the side ruled out.
+    ("Bus passes come from the Transportation Office rather than from individual schools.", False),
+    ("Bus passes come from individual schools rather than from the Transportation Office.", True),
     ("Bus passes are issued by the Transportation Office.", False),
     ("Returns are accepted within 30 days.", False),                   # "30 days, not 60" rules out 60 only
 ])

@@ -66,11 +66,17 @@ def test_anchored_support_can_be_turned_off(analyzer):
     ("Contractors can also request a stipend.", "Employees and contractors can request a stipend.", None),
     ("You also need a receipt.", "A receipt is required.", None),
     ("试用期员工可以享受免费年度体检。", "员工入职满一年后每年可享受免费体检一次。", None),  # not additive
+    # A subject carried from the clause before is X only where the clause has no words of its own
+    # before 还; after several clauses, 还 adds to what they said.
+    ("金卡会员最晚可以在下午两点退房，还可以享受免费早餐。",
+     "钻石会员可享受双人免费早餐及最晚下午4点退房；金卡会员可享受最晚下午2点退房。", "金卡会员"),
+    ("成人票是128元，当天凭门票在酒庄商店买酒还能打九五折。", "持参观门票当天在酒庄商店购酒可享九五折。", None),
+    ("参观大约一个半小时，会带你参观酒窖，还能品三款酒。", "每场约1.5小时，包括酒窖参观及三款葡萄酒品鉴。", None),
 ])
 def test_an_additive_claim_needs_its_subject_where_the_evidence_states_the_rule(analyzer, answer, evidence, subject):
     from verifier.qualify import unstated_subject
 
-    claim = split_claims(answer, analyzer=analyzer)[0]
+    claim = split_claims(answer, analyzer=analyzer)[-1]
     assert unstated_subject(claim, evidence) == subject
 
 

@@ -46,13 +46,23 @@ def broadens(claim: Claim, span_text: str) -> str | None:
 
 
 def _unstated_universal(claim: Claim, span_text: str) -> str | None:
-    stated = {m.group().lower() for m in _UNIVERSAL.finditer(normalise(span_text))}
-    for m in _UNIVERSAL.finditer(normalise(claim.text)):
+    span = normalise(span_text)
+    stated = {m.group().lower() for m in _UNIVERSAL.finditer(span)}
+    all_hours = _ALL_HOURS.search(span) is not None
+    text = normalise(claim.text)
+    for m in _UNIVERSAL.finditer(text):
         # "any hours beyond 40" is restricted by its value; "all flights" is not.
         restricted = any(0 <= f.start - m.end() <= _RESTRICTION_REACH for f in claim.facts)
-        if m.group().lower() not in stated and not restricted:
+        # "at any hour, every day of the year" is what "24 hours a day, 365 days a year" says.
+        of_time = all_hours and _TIME_UNIT.match(text, m.end()) is not None
+        if m.group().lower() not in stated and not restricted and not of_time:
             return m.group()
     return None
+
+
+_ALL_HOURS = re.compile(r"24\s*(?:hours?|hrs?|/\s*7|小时|小時)|365\s*(?:days|天|日)|(?:a)?round[- ]the[- ]clock|"
+                        r"7\s*[×x*]\s*24|全天候|全年无休|全年無休|二十四小时|二十四小時", re.IGNORECASE)
+_TIME_UNIT = re.compile(r"\s*(?:hours?|times?|days?|nights?|weeks?|时间|時間|时候|時候|时段|時段|日子)", re.IGNORECASE)
 
 
 def added_alternative(claim: Claim, span_text: str) -> str | None:

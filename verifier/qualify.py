@@ -155,7 +155,7 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
     # The negation must bear on what the claim says: "cancel at any time with no penalty"
     # does not deny "you can cancel at any time".
     mine = frozenset(content_tokens(claim.text))
-    if _ruled_out(mine, span_text) and token_recall(claim.text, span_text) >= _polarity_min_recall(claim.text):
+    if _ruled_out(mine - _ruled_out_by_claim(claim.text), span_text) and token_recall(claim.text, span_text) >= _polarity_min_recall(claim.text):
         return True
     if _CONDITIONAL_NEGATION.search(normalise(best)):
         return False  # "lost if it has not been delivered in 30 days" states a condition, denies nothing
@@ -224,6 +224,22 @@ def _denied_in_own_clause(claim: Claim, mine: frozenset[str], span_text: str) ->
     return False
 
 
+def _ruled_out_by_claim(text: str) -> frozenset[str]:
+    """Words only the claim's own contrast clauses hold: "once per policy year rather than per
+    condition" rules "condition" out as the span's "not per condition" does."""
+    words: set[str] = set()
+    for a, b in clauses(text):
+        part = normalise(text[a:b])
+        m = _CONTRAST.match(part) or _CLAIM_CONTRAST.search(part)
+        if m is not None:
+            a += m.start()
+            words |= set(content_tokens(text[a:b])) - set(content_tokens(text[:a] + " " + text[b:]))
+    return frozenset(words)
+
+
+_CLAIM_CONTRAST = re.compile(r"\b(?:rather than|instead of)\b|而不是|而非", re.IGNORECASE)
+
+
 def _ruled_out(claim_words: frozenset[str], span_text: str) -> bool:
     """Whether the claim takes a side a contrast clause of the span rules out: "issued by the
     Transportation Office, not by individual schools" against "collect it from the school office"."""
@@ -245,14 +261,22 @@ SUBJECT_MIN_RECALL = 0.5
 
 def unstated_subject(claim: Claim, span_text: str) -> str | None:
     """The X of an additive claim ("X also Y") when the sentence of `span_text` that says Y
-    does not name X; None when the claim is not additive or the evidence names X."""
-    m = _ADDITIVE.search(claim.text)
+    does not name X; None when the claim is not additive or the evidence names X.
+
+    The answer's own words before 还/also are X where it has some ("成人票是128元，当天凭门票买酒
+    还能打九五折": what 还 adds to is the purchase); the subject carried over from the previous
+    clause only where it has none ("金卡会员……，还可以享受免费早餐")."""
+    m = _ADDITIVE.search(claim.source_text)
+    text = claim.source_text if m is not None and content_tokens(claim.source_text[:m.start()]) else claim.text
+    m = _ADDITIVE.search(text)
     if m is None:
         return None
-    subject = _AUXILIARY.sub("", claim.text[:m.start()].strip(" ，,、：:"))
-    rest = claim.text[m.end():]
+    subject = _AUXILIARY.sub("", text[:m.start()].strip(" ，,、：:"))
+    rest = text[m.end():]
     if not content_tokens(subject) or not content_tokens(rest):
         return None  # "You also need ..." names no one the evidence could name
+    if re.search(r"[，,；;]", subject):
+        return None  # "……，会带你参观酒窖，还能品三款酒": 还 adds to the clauses before, not to a subject
     # A sentence that lists cases (";"/"；") states each in its own part: "钻石会员可享受双人免费早餐
     # ……；金卡会员可享受最晚下午2点退房" does not give 金卡会员 the breakfast.
     parts = [p for a, b in sentences(span_text) for p in re.split(r"[；;]", span_text[a:b]) if p.strip()]
