@@ -146,6 +146,8 @@ GOLD_SETS = {
     "decision_f": ("decision_gold_f.jsonl", decision_metrics),
     "engine_g": ("engine_gold_g.jsonl", claim_metrics),
     "decision_g": ("decision_gold_g.jsonl", decision_metrics),
+    "engine_h": ("engine_gold_h.jsonl", claim_metrics),
+    "decision_h": ("decision_gold_h.jsonl", decision_metrics),
 }
 
 

@@ -134,9 +134,9 @@ CMP_PREFIX = _expand(
         "ge": ("at least", "no less than", "not less than", "no fewer than", "a minimum of", "minimum of",
                "minimum", "min.", ">=", "≥", "不少于", "不低于", "不得少于", "不得低于", "不能少于", "不能低于", "不可少于", "不可低于",
                "不应少于", "不应低于", "至少", "最少", "最低",
-               "起码", "满"),
-        "lt": ("less than", "fewer than", "under", "below", "<", "低于", "少于", "不到", "不足", "未满"),
-        "gt": ("more than", "over", "above", "beyond", "exceeding", "greater than", "in excess of", ">", "超过",
+               "起码", "满", "from age"),
+        "lt": ("less than", "fewer than", "under", "below", "before age", "younger than", "<", "低于", "少于", "不到", "不足", "未满"),
+        "gt": ("more than", "over", "above", "beyond", "exceeding", "greater than", "in excess of", "older than", ">", "超过",
                "高于", "多于", "大于", "超出", "逾"),
     }
 )

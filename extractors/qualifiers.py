@@ -191,6 +191,8 @@ _ANTONYMS = [(re.compile(a), re.compile(b)) for a, b in (
     (r"看诊|营业", r"休诊|停诊|停业"),
     (r"上涨|上调|增加|提高", r"下降|下调|减少|降低"),
     (r"强制|必须", r"自愿|可选"),
+    (r"\bbetter\b", r"\bworse\b"),  # "loss in the better ear"
+    (r"照常|照样", r"暂停|停止"),  # "节假日期间取送服务暂停"
 )]
 
 

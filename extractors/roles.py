@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from extractors.tokens import token_recall
+
 # rank -> head words. Longer words are tried first, so 总经理 is not read as 经理.
 _RANKS: dict[str, tuple[str, ...]] = {
     "lead": ("经理", "负责人", "主管", "主任", "组长", "领导", "上级", "manager", "supervisor", "team lead"),
@@ -104,15 +106,47 @@ _AGENT_ZH = re.compile(r"由(?P<agent>[^，。；、：,.;:！？!?\s由]{1,14}?
 # "由直属主管审批后交财务部办理": an action, then the next step, is two doers, not one.
 _TWO_STEPS = re.compile(rf"(?:{_ACTIONS_ZH})(?:后|并|再|及)")
 
+
+# Where something is sent or filed: "退货直接寄到上海门店" against "退货请寄回我司位于苏州吴中区的
+# 退货仓", "送到清音听觉中心审核" against "向所在区公所社会课提出". One action, "submit".
+_STOP_ZH = r"(?=提出|提交|递交|申请|审核|审批|办理|处理|受理|就行|就可以|即可|[，。；、,.;]|$)"
+_DESTINATION_ZH = re.compile(r"(?:(?:寄|送|交|提交|递交)(?:到|至|回|往|给)|送交)"
+                             rf"(?P<agent>[^，。；、：,.;:！？!?\s]{{2,16}}?){_STOP_ZH}")
+_TO_WHOM_ZH = re.compile(r"向(?P<agent>[^，。；、：,.;:！？!?\s向]{2,16}?)(?=提出|提交|递交|申请)")
+# Who reviews: "applications are processed by the State Hearing Office" against "Soundhaven
+# processes the application". Processing, reviewing and assessing a request are one step here.
+_REVIEW_EN = r"process|review|assess|evaluat|handl"
+_DOER_EN = r"(?:the |our |your |an? )?(?P<agent>[a-z][a-z0-9&'’ -]{1,40}?)"
+_PASSIVE_EN = re.compile(rf"\b(?:is|are|be|been|gets?)\s+(?:{_REVIEW_EN})(?:ed|d)\s+by\s+{_DOER_EN}"
+                         r"(?=\s*(?:[,.;:()]|$|\b(?:within|in|on|after|before|usually|normally|typically|and|or|"
+                         r"who|which|if|when|for|at|itself)\b))")
+_ACTIVE_EN = re.compile(rf"(?:^|[,.;:]\s*|\b(?:and|then|that|so)\s+){_DOER_EN}\s+"
+                        rf"(?:(?:will|must|should|would|can|may)\s+)?(?:{_REVIEW_EN})(?:es|s|e)?\b")
+_PRONOUNS = frozenset("we you they it he she i which who that this these those there".split())
+
+
 def find_agents(folded: str) -> list[tuple[str, int, int]]:
     """(value, start, end) for each doer of an action in normalised text; value "action:doer"."""
-    return [(f"{m['action']}:{m['agent']}", m.start("agent"), m.end("agent")) for m in _AGENT_ZH.finditer(folded)
-            if not _TWO_STEPS.search(m["agent"])]
+    found = [(f"{m['action']}:{m['agent']}", m.start("agent"), m.end("agent")) for m in _AGENT_ZH.finditer(folded)
+             if not _TWO_STEPS.search(m["agent"])]
+    for pattern, action in ((_DESTINATION_ZH, "submit"), (_TO_WHOM_ZH, "submit"),
+                            (_PASSIVE_EN, "review"), (_ACTIVE_EN, "review")):
+        for m in pattern.finditer(folded):
+            agent = m["agent"].strip()
+            if agent and agent.split()[0] not in _PRONOUNS and not agent.isdigit():
+                start = m.start("agent")
+                found.append((f"{action}:{agent}", start, start + len(agent)))
+    return sorted(found, key=lambda f: f[1])
 
 
 def agents_agree(a: str, b: str) -> bool:
-    """The same action by the same doer, one naming it more fully than the other: "技术部"
-    agrees with "我公司技术部". Different actions never clash (see `verifier.qualify`)."""
+    """The same action by the same doer, one naming it more fully than the other or with half
+    its words: "技术部" agrees with "我公司技术部", "我们的退货仓" with "我司位于苏州的退货仓".
+    Different actions never clash (see `verifier.qualify`)."""
     action_a, _, doer_a = a.partition(":")
     action_b, _, doer_b = b.partition(":")
-    return action_a != action_b or doer_a in doer_b or doer_b in doer_a
+    return (action_a != action_b or doer_a in doer_b or doer_b in doer_a
+            or max(token_recall(doer_a, doer_b), token_recall(doer_b, doer_a)) >= _SAME_DOER)
+
+
+_SAME_DOER = 0.5

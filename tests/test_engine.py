@@ -274,6 +274,9 @@ STIPEND = {"id": "S1", "text": "The annual wellness stipend is $600 for full-tim
 FARES = {"id": "S1", "text": "Seniors aged 65 and over pay 50% of the adult price; students aged 18 to 25 with a "
                              "student card pay 70%."}
 DEPOSITS = {"id": "S1", "text": "经济型和舒适型车辆的车辆押金为3000元，SUV及商务车为5000元，豪华车型为10000元。"}
+GUARANTEES = {"id": "S1", "text": "All fitted locks carry a 12-month workmanship guarantee; Smart Lock hardware also "
+                                  "has a 3-year manufacturer warranty."}
+PICKUP = {"id": "S1", "text": "普通衣物取件时间为收衣后3天，羽绒服、大衣类为5天。"}
 
 
 @pytest.mark.parametrize("source, answer, values", [
@@ -307,6 +310,13 @@ DEPOSITS = {"id": "S1", "text": "经济型和舒适型车辆的车辆押金为30
     # A Chinese case may lead with a Latin name (SUV).
     (DEPOSITS, "如果租的是SUV，车辆押金是3000元。", [("3000元", "5000元")]),
     (DEPOSITS, "租SUV的话，车辆押金是5000元。", []),
+    # No case names, but the claim's words are all the other group's slot (workmanship guarantee).
+    (GUARANTEES, "Workmanship is guaranteed for three years.", [("three years", "12-month")]),
+    (GUARANTEES, "Workmanship is guaranteed for twelve months.", []),
+    (GUARANTEES, "Smart Lock hardware has a three-year manufacturer warranty.", []),
+    # 、 lists one case's items; the comma before them ends the other case.
+    (PICKUP, "羽绒服一般收衣后五天可以取。", []),
+    (PICKUP, "普通衣物收衣后五天可以取。", [("五天", "3天")]),
 ])
 def test_a_value_belongs_to_the_case_the_sentence_gives_it_for(lexical, source, answer, values):
     (claim,) = lexical.verify(answer, [source]).claims
@@ -563,6 +573,35 @@ def test_who_does_an_action_is_checked_against_who_does_it_in_the_source(lexical
                                   "另行报价。电梯的定期检验每年一次，须由市特种设备检验研究院实施。"}
     (claim,) = lexical.verify(answer, [source]).claims
     assert [(f.text, f.evidence_text) for f in claim.facts if f.status == "mismatched"] == values
+
+
+@pytest.mark.parametrize("answer, values", [
+    # Who processes an application (English, active or passive), where a return is sent or a
+    # request filed (Chinese).
+    ("Soundhaven processes the application itself.", [("Soundhaven", "State Hearing Office")]),
+    ("Your application will be processed by the State Hearing Office.", []),
+    ("The State Hearing Office processes applications within 15 business days.", []),
+    ("网店的退货请寄回上海门店。", [("上海门店", "我司位于苏州吴中区的退货仓")]),
+    ("网店的退货请寄回我们的退货仓。", []),
+    ("补助申请须检具收据向清音听觉中心提出。", [("清音听觉中心", "所在区公所社会课")]),
+    ("补助申请须检具收据向区公所社会课提出。", []),
+])
+def test_who_processes_and_where_it_goes_are_checked(lexical, answer, values):
+    source = {"id": "S1", "text": "Applications are processed by the State Hearing Office, usually within 15 business "
+                                  "days. 墨韵网店的退货请寄回我司位于苏州吴中区的退货仓。补助申请须检具收据，向所在区公所社会课提出。"}
+    (claim,) = lexical.verify(answer, [source]).claims
+    doers = [f for f in claim.facts if f.kind == "qualifier" and f.value["slot"] == "agent"]
+    assert doers, "the claim's doer is found"
+    assert [(f.text, f.evidence_text) for f in doers if f.status == "mismatched"] == values
+    assert (claim.label == "contradicted") == bool(values)
+
+
+def test_a_pronoun_is_no_doer():
+    from extractors.roles import find_agents
+
+    assert find_agents("claims go to northgate, which processes them within 30 days") == []
+    assert find_agents("we review every request") == []
+    assert find_agents("an adjuster will assess your claim") == [("review:adjuster", 3, 11)]
 
 
 def test_two_steps_are_two_doers():

@@ -282,3 +282,12 @@ def test_a_count_and_a_half(text, found, unit, comparator, approximate):
 def test_once_as_a_frequency_or_a_limit_is_a_number(text):
     (fact,) = extract_numbers(text)
     assert fact.value.value == Decimal(1) and fact.value.unit == "times"
+
+
+@pytest.mark.parametrize("text, comparator", [
+    ("reduced by 4% for each year before age 65", "lt"), ("early retirement from age 55", "ge"),
+    ("children younger than 12 travel free", "lt"), ("drivers older than 70", "gt"),
+])
+def test_age_bounds_in_words(text, comparator):
+    (fact,) = [f for f in extract_numbers(text) if f.value.unit != "percent"]
+    assert fact.value.comparator == comparator

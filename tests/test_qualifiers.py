@@ -325,6 +325,21 @@ def test_a_negated_clause_with_the_claims_own_words_is_opposite(analyzer, answer
     assert polarity_clash(claim, span) is clash
 
 
+@pytest.mark.parametrize("answer, span, clash", [
+    ("You need at least 25 decibels of loss in your worse ear.", "a loss of at least 25 decibels in the better ear", True),
+    ("节假日也照常上门取送。", "节假日期间取送服务暂停，门店正常营业。", True),
+    ("节假日期间暂停上门取送。", "节假日期间取送服务暂停，门店正常营业。", False),
+    # The opposite word is in the rule for the other side of the claim's bound.
+    ("三个月内度数变了可以免费换一次。", "验配后3个月内如因度数变化需更换，可免费更换一次；超过3个月按原价的50%收费。", False),
+])
+def test_an_opposite_word_in_a_clause(analyzer, answer, span, clash):
+    from extractors.claims import split_claims
+    from verifier.qualify import polarity_clash
+
+    claim = split_claims(answer, analyzer=analyzer)[0]
+    assert polarity_clash(claim, span) is clash
+
+
 @pytest.mark.parametrize("answer, clash", [
     ("You can collect the bus pass from the school office.", True),     # the side "not by ..." rules out
     # The claim rules the same side out itself, or takes the side ruled out.

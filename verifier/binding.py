@@ -24,7 +24,8 @@ from verifier.segment import Span
 
 _SENTENCE_END = re.compile(r"[。！？!?]|\.(?=\s+[A-Z])")
 _BOUNDARIES = (_SENTENCE_END, re.compile(r"[；;:：]"),
-               re.compile(r"\b(?:or|and|while|whereas|but)\b|而|但|或者|或|以及", re.IGNORECASE), re.compile(r"[，,、]"))
+               re.compile(r"\b(?:or|and|while|whereas|but)\b|而|但|或者|或|以及", re.IGNORECASE), re.compile(r"[，,]"),
+               re.compile(r"、"))  # after the comma: "收衣后3天，羽绒服、大衣类为5天" lists one case's items
 
 
 @dataclass(frozen=True)
@@ -163,12 +164,26 @@ def _rival(fact: Fact, agree: Fact, groups: list[Group], here: Group, text: str,
         keeps = (mine | context) & named[id(here)] if mine & (named[id(g)] - own(here)) else cleared
         if window and not (mine - named[id(g)]) & own(g):
             continue
+        names_other = not keeps - own(g) and named[id(here)] - own(g) and namer & (named[id(g)] - own(here))
         if (value is not None and _parallel(agree, value) and compare_facts(fact, value) == "different"
                 and compare_facts(agree, value) != "equal"
-                and not any(compare_facts(o, value) == "equal" for o in claim_facts) and not keeps - own(g)
-                and named[id(here)] - own(g) and namer & (named[id(g)] - own(here))):
+                and not any(compare_facts(o, value) == "equal" for o in claim_facts)
+                and (names_other or _slot_elsewhere(mine, own(here), own(g)) and fact.kind == "number"
+                     and not _SENTENCE_END.search(text, min(g.start, here.start), max(g.end, here.end) - 1))):
             found.append(value)
     return found[0] if len(found) == 1 else None
+
+
+def _slot_elsewhere(mine: frozenset[str], here: frozenset[str], other: frozenset[str]) -> bool:
+    """Whether the claim's words are all the other group's and none the value's own: "Workmanship
+    is guaranteed for three years" against "a 12-month workmanship guarantee; Smart Lock hardware
+    also has a 3-year manufacturer warranty" states the workmanship slot, with the warranty's value.
+    Within one sentence only: the next sentence's value may be a comparison ("up 12.5 percent from
+    the third quarter of 2024" after the heading "Third quarter 2025 results")."""
+    return not mine & here and len(mine & (other - here)) >= _SLOT_WORDS
+
+
+_SLOT_WORDS = 2
 
 
 def _parallel(a: Fact, b: Fact) -> bool:

@@ -137,8 +137,11 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
     for a, b in clauses(span_text):
         part = span_text[a:b]
         swap = opposite_words(claim.text, part)
-        # Recall as if the claim used the clause's word, so the swapped word is not missing.
-        if swap and token_recall(claim.text.replace(swap[0], swap[1]), span_text) >= POLARITY_MIN_RECALL:
+        if swap and _other_side(claim, part):
+            continue  # "3个月内……免费更换；超过3个月……收费": the other side of the claim's bound
+        # Recall as if the claim used the clause's word, so the swapped word is not missing (set
+        # apart, so that Chinese character pairs across it do not count as missing either).
+        if swap and token_recall(claim.text.replace(swap[0], f" {swap[1]} "), span_text) >= POLARITY_MIN_RECALL:
             # "不收费" against "免费": the opposite word under a negation says the same thing.
             return is_negated(claim.text) == is_negated(part)
     # "if you can't make it, you can ask for a refund": a negation inside a condition denies nothing.
