@@ -156,6 +156,9 @@ def doc_entities(doc: Doc, text: str, offset: int) -> list[Fact]:
 
 
 _PERIOD_ENDINGS = ("日", "假", "期", "节")
+# Currencies are the number check's ("港币300元"), not names to find.
+_CURRENCY_NAMES = frozenset({"港币", "港幣", "港元", "新台币", "新台幣", "台币", "台幣", "人民币", "人民幣", "美元", "日元",
+                             "欧元", "歐元", "英镑", "英鎊", "澳元", "加元"})
 
 
 def _lac_products(doc_text: str, words, text: str, offset: int) -> Iterable[Fact]:
@@ -166,7 +169,7 @@ def _lac_products(doc_text: str, words, text: str, offset: int) -> Iterable[Fact
         s, e = _strip(doc_text, start, end)
         word = doc_text[s:e]
         if (tag == "nz" and len(word) >= 2 and all("\u3400" <= ch <= "\u9fff" for ch in word)
-                and not word.endswith(_PERIOD_ENDINGS)):
+                and not word.endswith(_PERIOD_ENDINGS) and word not in _CURRENCY_NAMES):
             yield _entity(text, offset + s, offset + e, "PRODUCT")
 
 

@@ -15,7 +15,7 @@ from extractors.schema import Fact, Quantity
 def mentions_values_in_words(text: str) -> bool:
     """Whether `text` may hold a value said only in words (a quick check before a full scan)."""
     return bool(_RELATIVE_DAY.search(text) or _TIMES_WORD.search(text) or _A_UNIT.search(text)
-                or _FRACTION.search(text))
+                or _LASTS_A_UNIT.search(text) or _FRACTION.search(text))
 
 
 # "当日到账" / "次日到账", "same-day" / "next business day": how long something takes, said
@@ -40,6 +40,10 @@ _A_UNIT = re.compile(r"\b(?:(?P<c>at least|at most|within|up to|no more than|no 
 _PARTS = {"half an hour": (30, "minute"), "a quarter of an hour": (15, "minute"), "an hour and a half": (90, "minute"),
           "half a day": (12, "hour")}
 _A_UNIT_CMP = {"no later than": "le"}
+# "The card lasts a year", "valid for a month", "takes a week": one unit of time, stated as such.
+_LASTS_A_UNIT = re.compile(r"\b(?:lasts?|lasting|valid for|good for|takes?|taking)\s+"
+                           r"(?P<d>(?:a|an|one)\s+(?P<u>hour|day|business day|working day|week|fortnight|month|year))\b",
+                           re.IGNORECASE)
 # Fractions said in words: "half the daily rate", "one-third of", 三分之一, 一半; and half
 # price, which is how 五折 reads (减半, 半价).
 _FRACTION = re.compile(
@@ -55,6 +59,7 @@ def values_in_words(text: str, n: str, facts: list[Fact], blocked: list[tuple[in
     """Durations and counts said without a number: "次日", "same-day", "twice a year"."""
     taken = [(f.start, f.end) for f in facts] + blocked
     found: list[tuple[re.Match[str], Quantity]] = []
+    spans: list[tuple[int, int, Quantity]] = []
     for m in _RELATIVE_DAY.finditer(n):
         business = bool(m.group("b1")) or "business" in m.group(0).lower()
         found.append((m, Quantity(value=Decimal(0 if m.group("d0") else 1),
@@ -85,13 +90,18 @@ def values_in_words(text: str, n: str, facts: list[Fact], blocked: list[tuple[in
         word = m.group(0).split()[0].lower()
         found.append((m, Quantity(value=Decimal(_TIMES[word]), unit="times",
                                   per=m.group("p").lower() if m.group("p") else None)))
+    for m in _LASTS_A_UNIT.finditer(n):
+        unit = phrase_key(m.group("u"))
+        value, unit = (Decimal(2), "week") if unit == "fortnight" else (Decimal(1), UNITS[unit])
+        spans.append((m.start("d"), m.end("d"), Quantity(value=value, unit=unit)))
+    spans += [(m.start(), m.end(), q) for m, q in found]
     out = []
-    for m, q in found:
-        if any(s < m.end() and m.start() < e for s, e in taken):
+    for start, end, q in spans:
+        if any(s < end and start < e for s, e in taken):
             continue
-        out.append(Fact(kind="number", text=text[m.start():m.end()], start=m.start(), end=m.end(), value=q,
-                        context=context_words(n, m.start(), m.end(), 0)))
-    return out
+        out.append(Fact(kind="number", text=text[start:end], start=start, end=end, value=q,
+                        context=context_words(n, start, end, 0)))
+    return sorted(out, key=lambda f: f.start)
 
 
 # "一个半小时", "两个半月", Cantonese "一個半鐘": a count and a half of a unit.

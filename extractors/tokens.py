@@ -32,7 +32,7 @@ def _stem(word: str) -> str:
         return word
     if word.endswith("ies"):
         return word[:-3] + "y"
-    if word.endswith("sses"):
+    if word.endswith(("sses", "ches", "shes", "xes")):  # "inches"/"19-inch", "taxes"/"tax"
         return word[:-2]
     if word.endswith("s") and not word.endswith(("ss", "us", "is")):
         return word[:-1]

@@ -277,6 +277,9 @@ DEPOSITS = {"id": "S1", "text": "经济型和舒适型车辆的车辆押金为30
 GUARANTEES = {"id": "S1", "text": "All fitted locks carry a 12-month workmanship guarantee; Smart Lock hardware also "
                                   "has a 3-year manufacturer warranty."}
 PICKUP = {"id": "S1", "text": "普通衣物取件时间为收衣后3天，羽绒服、大衣类为5天。"}
+SURCHARGE = {"id": "S1", "text": "固安锁匠行提供电子锁到府安装服务，基本安装费为1,500元，若门板需要重新开孔，另加收800元。"}
+TYRES = {"id": "S1", "text": "Roadgrip charges $25 per tyre for fitting and balancing on wheels up to 18 inches, and $35 "
+                             "per tyre for 19-inch wheels and larger."}
 
 
 @pytest.mark.parametrize("source, answer, values", [
@@ -317,6 +320,12 @@ PICKUP = {"id": "S1", "text": "普通衣物取件时间为收衣后3天，羽绒
     # 、 lists one case's items; the comma before them ends the other case.
     (PICKUP, "羽绒服一般收衣后五天可以取。", []),
     (PICKUP, "普通衣物收衣后五天可以取。", [("五天", "3天")]),
+    # Of several commas between two values, the first ends the first case: the condition is the 800's.
+    (SURCHARGE, "门板要重新开孔的话再加800元。", []),
+    (SURCHARGE, "基本安装费是800元。", [("800元", "1,500元")]),
+    # "inches" and "19-inch" are one word: the 17-inch wheel is the first case, not the 19-inch one.
+    (TYRES, "Fitting and balancing on 17-inch wheels is $25 a tyre.", []),
+    (TYRES, "Fitting and balancing on 19-inch wheels is $25 a tyre.", [("$25", "$35")]),
 ])
 def test_a_value_belongs_to_the_case_the_sentence_gives_it_for(lexical, source, answer, values):
     (claim,) = lexical.verify(answer, [source]).claims
@@ -475,6 +484,13 @@ def test_a_short_form_of_a_common_name_is_found_in_its_long_form(lexical):
         ("新能源车", "matched", "新能源汽车"), ("五折", "matched", "减半")]
     (claim,) = lexical.verify("新能源车可以打五折。", [{"id": "S1", "text": "燃油汽车月卡费用减半。"}]).claims
     assert [f.status for f in claim.facts if f.kind == "entity"] == ["missing"]
+
+
+def test_a_name_with_a_neighbouring_word_glued_on_is_found(lexical):
+    # LAC reads "行元朗同屯門" (goes Yuen Long and Tuen Mun) with 行 and 同 inside the name.
+    (claim,) = lexical.verify("校車行元朗同屯門兩條線。", [{"id": "S1", "text": "營地提供元朗及屯門兩條校車路線。"}]).claims
+    names = [(f.text, f.status) for f in claim.facts if f.kind == "entity"]
+    assert names and all(status == "matched" for _, status in names), names
 
 
 def test_you_also_names_no_one_the_evidence_must_name(lexical):

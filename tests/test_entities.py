@@ -70,6 +70,10 @@ def test_calendar_terms_are_not_products_but_brands_are(analyzer: Analyzer) -> N
     assert [f.text for f in extract_entities("遇法定节假日顺延，可以用支付宝付款。", analyzer)] == ["支付宝"]
 
 
+def test_currencies_are_no_products(analyzer: Analyzer) -> None:
+    assert [f.text for f in extract_entities("每星期車費港幣300元", analyzer) if f.kind == "entity"] == []
+
+
 @pytest.mark.parametrize("text, names", [
     ("2027年喺維港軒星期六擺酒", ["維港軒"]),  # 喺 = "at", not part of the name
     ("過咗期佢哋會發催繳通知", []),  # 佢哋 = "they"

@@ -291,3 +291,17 @@ def test_once_as_a_frequency_or_a_limit_is_a_number(text):
 def test_age_bounds_in_words(text, comparator):
     (fact,) = [f for f in extract_numbers(text) if f.value.unit != "percent"]
     assert fact.value.comparator == comparator
+
+
+@pytest.mark.parametrize("text, value, unit", [
+    ("The card lasts a year", 1, "year"), ("It is valid for a month", 1, "month"), ("Delivery takes a fortnight", 2, "week"),
+])
+def test_one_unit_of_time_stated_as_a_duration(text, value, unit):
+    (fact,) = extract_numbers(text)
+    assert (fact.value.value, fact.value.unit, fact.value.comparator) == (Decimal(value), unit, "eq")
+    assert fact.text.startswith(("a ", "one "))
+
+
+def test_a_rate_per_year_is_no_duration():
+    (fact,) = extract_numbers("Membership is $15 a year")
+    assert fact.value.per == "year" and fact.value.unit is None

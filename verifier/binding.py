@@ -26,6 +26,7 @@ _SENTENCE_END = re.compile(r"[。！？!?]|\.(?=\s+[A-Z])")
 _BOUNDARIES = (_SENTENCE_END, re.compile(r"[；;:：]"),
                re.compile(r"\b(?:or|and|while|whereas|but)\b|而|但|或者|或|以及", re.IGNORECASE), re.compile(r"[，,]"),
                re.compile(r"、"))  # after the comma: "收衣后3天，羽绒服、大衣类为5天" lists one case's items
+_COMMA_LEVEL = 3
 
 
 @dataclass(frozen=True)
@@ -42,8 +43,11 @@ def value_groups(text: str, offset: int, values: list[Fact], start: int = 0, end
     None when no neighbours have a boundary between them (one clause, not parallel cases)."""
     end = len(text) if end is None else end
     gaps = [(a.end - offset, b.start - offset) for a, b in zip(values, values[1:])]
-    for pattern in _BOUNDARIES:
-        cuts = [found[-1].start() for lo, hi in gaps if lo < hi
+    for level, pattern in enumerate(_BOUNDARIES):
+        # Of several commas, the first after a value ends its case: "基本安装费为1,500元，若门板需要
+        # 重新开孔，另加收800元" gives the condition to the 800.
+        pick = 0 if level >= _COMMA_LEVEL else -1
+        cuts = [found[pick].start() for lo, hi in gaps if lo < hi
                 for found in [list(pattern.finditer(text, lo, hi))] if found]
         if cuts:
             # What stands before a colon in the first group heads every group ("价目：A 180元，B 220元").

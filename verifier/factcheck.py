@@ -350,13 +350,18 @@ def _check_name(fact: Fact, ranked: list[Candidate], titles: dict[str, str]) -> 
         if key in match_key(title):
             return FactResult(fact, "matched", None, title, source_id)
     if fact.kind == "entity" and fact.value.label == "PRODUCT":  # type: ignore[union-attr]
+        core = _EDGE_WORDS.sub("", key)  # LAC takes a neighbour in: "行元朗同屯门" (goes Yuen Long and Tuen Mun)
         for cand in ranked:
             if (longer := _short_form_of(key, match_key(cand.span.text))) is not None:
                 return FactResult(fact, "matched", None, longer, cand.span.source_id)
+            if core != key and len(core) >= 2 and core in match_key(cand.span.text):
+                return FactResult(fact, "matched", None, core, cand.span.source_id)
     return FactResult(fact, "missing")
 
 
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
+# One-character words LAC glues onto a name's edge: a verb of motion, a conjunction, a preposition.
+_EDGE_WORDS = re.compile(r"^[行去到往喺在係是同和与及跟或]|[同和与及跟或的嘅]$")
 
 
 def _short_form_of(key: str, text: str) -> str | None:
