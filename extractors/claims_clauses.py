@@ -125,12 +125,13 @@ def _zh_patterns() -> dict[str, re.Pattern[str]]:
         "time_word": re.compile(r"(?:第[一二三四1-4]季度?|Q[1-4]|\d{4}\s*年|[上下]半年|本季度?|本年度?|今年|去年)$"),
         "subordinate": re.compile(
             r"^\s*(?:如果|如|若|假如|倘若|只要|除非|当(?![天日月年地前场晚面季期])|一旦|由于|因为|虽然|尽管|为了|对于|关于|根据|按照|依据|依照|凡|针对|基于)"
-            rf"|(?:时|时候|期间|的话|之后|以后|之前|以前|(?<![最之以])后|(?<![之以目提])前|情况下|条件下){_END}"
+            rf"|(?:(?<![小按准及临同定])时|时候|期间|的话|之后|以后|之前|以前|(?<![最之以])后|(?<![之以目提])前|情况下|条件下){_END}"
         ),
     }
 
 
 _MODALS_AFTER_ALSO = ("可以", "可", "能", "享")
+_ONE_ROUND = re.compile(r"[一每][场次节堂轮趟]")
 _PREDICATE = frozenset({"v", "vd", "a", "ad"})
 _CONTENT = frozenset({"n", "nz", "nw", "vn", "an", "m", "q", "PER", "LOC", "ORG", "TIME", "t", "s", "r", "f"})
 _NOMINAL = frozenset({"n", "nz", "nw", "vn", "an", "PER", "LOC", "ORG", "r", "s", "a"})
@@ -203,6 +204,10 @@ def _zh_subject(piece: _Piece, norm: str, original: str) -> tuple[str, str]:
             picked.append((s, e))
             i += 1
             continue
+        if picked and tag == "v" and i + 1 < len(words) and _ONE_ROUND.fullmatch(norm, *words[i + 1][:2]):
+            picked.append((s, e))  # "经典参观一场……": a verb before "one round" names the thing counted
+            i += 1
+            break
         if not picked and _verb_as_subject(words, i, norm):
             picked.append((s, e))
             i += 1

@@ -128,6 +128,9 @@ def test_a_verb_heading_a_chinese_clause_is_its_subject(analyzer: Analyzer, text
     # 当天 ("that day") opens a clause of its own; 当……时 ("when ...") is subordinate.
     ("成人票是128元，当天凭门票在酒庄商店买酒还能打九五折。", ["成人票是128元", "成人票当天凭门票在酒庄商店买酒还能打九五折"]),
     ("当订单超过500元时，可以免运费。", ["当订单超过500元时，可以免运费"]),
+    # 小时 ends a duration, not a "when" clause; a verb before a count is part of the subject.
+    ("青禾的陪练一次两个小时，收260元。", ["青禾的陪练一次两个小时", "青禾的陪练收260元"]),
+    ("经典参观一场大概一个半小时，还能品三款酒。", ["经典参观一场大概一个半小时", "经典参观还能品三款酒"]),
 ])
 def test_a_clause_led_by_a_time_word_of_dang_is_not_subordinate(analyzer: Analyzer, text: str, claims: list) -> None:
     assert [c.text for c in split_claims(text, analyzer=analyzer)] == claims

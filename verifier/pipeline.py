@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from extractors import Analyzer, Claim, detect_language, extract_entities, split_claims
+from extractors import Analyzer, Claim, Fact, detect_language, extract_entities, split_claims
 from models import NLIModel, NLIScores, Pair, load_model
 from verifier.cache import VerifierCache, content_hash
 from verifier.candidates import Candidate, SpanIndex
@@ -50,12 +50,19 @@ class PreparedAnswer:
         if self._pairs is not None:
             return self._pairs
         out = []
+        # The whole sentence is read with the values of all its parts in the span's words: "一个半
+        # 小时" belongs to the first part but is in the sentence the third part is scored with too.
+        sentence_facts: dict[str, dict[tuple[int, int], Fact]] = {}
+        for claim in self.claims:
+            if claim.sentence:
+                sentence_facts.setdefault(claim.sentence, {}).update({(f.start, f.end): f for f in claim.facts})
         for claim, cands in zip(self.claims, self.candidates):
             for c in cands:
                 evidence, hypothesis = model_pair(c.span, claim.text, claim.facts)
                 out.append((evidence, hypothesis))
                 if claim.sentence:
-                    out.append((evidence, claim_for_span(claim.sentence, claim.facts, c.span.facts, c.span.text)))
+                    facts = list(sentence_facts[claim.sentence].values())
+                    out.append((evidence, claim_for_span(claim.sentence, facts, c.span.facts, c.span.text)))
         self._pairs = out
         return out
 
