@@ -51,23 +51,6 @@ def test_anchored_support_is_not_given_to_another_value_or_other_words(analyzer,
     assert _label(analyzer, answer, SOURCE).label == label
 
 
-@pytest.mark.parametrize("answer, label", [
-    # Two values, each found in the sentence where the fact check bound it: the model's clash is overruled.
-    ("「晴光」每桌新台幣16,800元另加一成服務費。", "supported"),
-    # One value is not enough to pin the claim to the sentence.
-    ("「晴光」每桌新台幣16,800元。", "contradicted"),
-])
-def test_several_pinned_values_overrule_the_models_contradiction(analyzer, answer, label):
-    clash = NLIScores(entailment=0.1, neutral=0.05, contradiction=0.85)
-    text = "晴園「晴光」專案每桌新台幣16,800元（另加一成服務費），「晴悅」專案每桌新台幣19,800元（另加一成服務費）。"
-    claim = split_claims(answer, analyzer=analyzer)[0]
-    sources = [segment_source(Source(id="S1", text=text))]
-    candidates = SpanIndex(sources).candidates(claim)
-    scored = [ScoredCandidate(c, clash, True, None) for c in candidates]
-    facts = check_facts(claim, candidates, min_relevance=Thresholds().relevance)
-    assert label_claim("c1", claim, scored, facts, Thresholds(), "zh-Hant").label == label
-
-
 def test_anchored_support_can_be_turned_off(analyzer):
     off = Thresholds(anchored=1.0)
     answer = "Hourly staff earn 1.5 times their usual rate for any hours beyond 40 in a workweek."

@@ -42,11 +42,6 @@ class Thresholds(BaseModel):
                             "number and date of the claim (1 turns this off)")
 
 
-# Values a sentence must state for the claim before the model's contradiction is overruled;
-# with one, a claim stating the right number about the wrong thing passes (odd halves of the gold sets).
-_PINNING_VALUES = 2
-
-
 @dataclass(frozen=True)
 class ScoredCandidate:
     candidate: Candidate
@@ -203,13 +198,9 @@ def overlap(claim: Claim, scored: ScoredCandidate) -> float:
     return token_recall(hypothesis, evidence)
 
 
-def _verbatim(claim: Claim, grounded: list[ScoredCandidate], thresholds: Thresholds,
-              values_pinned: bool = False) -> ScoredCandidate | None:
+def _verbatim(claim: Claim, grounded: list[ScoredCandidate], thresholds: Thresholds) -> ScoredCandidate | None:
     """A span holding nearly every content word of the claim, with the same polarity, that the
-    model does not read as a contradiction: small models under-score such close paraphrases.
-    `values_pinned`: the span states several values of the claim, each where the fact check
-    bound it; the model's contradiction then counts for nothing (it reads "「晴光」每桌16,800元"
-    against a list of each package's price as a clash)."""
+    model does not read as a contradiction: small models under-score such close paraphrases."""
     if thresholds.verbatim >= 1:
         return None
     # One sentence only: a window can hold every word of a claim that mixes two rules. Nor a
@@ -220,8 +211,7 @@ def _verbatim(claim: Claim, grounded: list[ScoredCandidate], thresholds: Thresho
     for s in sorted(grounded, key=lambda s: (-recall[id(s)], -s.scores.entailment)):
         if recall[id(s)] < thresholds.verbatim:
             return None
-        if ((values_pinned or s.scores.contradiction < thresholds.contradict)
-                and not polarity_clash(claim, s.candidate.span.text)):
+        if s.scores.contradiction < thresholds.contradict and not polarity_clash(claim, s.candidate.span.text):
             return s
     return None
 
@@ -260,8 +250,7 @@ def _anchored(claim: Claim, grounded: list[ScoredCandidate], facts: list[FactRes
         return _states_values(s, facts) and all(name in match_key(s.candidate.span.text) for name in names)
 
     anchors = [s for s in grounded if states_every_value(s) and broadens(claim, s.candidate.span.text) is None]
-    return _verbatim(claim, anchors, thresholds.model_copy(update={"verbatim": thresholds.anchored}),
-                     values_pinned=len(values) >= _PINNING_VALUES)
+    return _verbatim(claim, anchors, thresholds.model_copy(update={"verbatim": thresholds.anchored}))
 
 
 def _evidence(scored: list[ScoredCandidate], label: Label, thresholds: Thresholds,
