@@ -72,8 +72,6 @@ def test_anchored_support_can_be_turned_off(analyzer):
      "钻石会员可享受双人免费早餐及最晚下午4点退房；金卡会员可享受最晚下午2点退房。", "金卡会员"),
     ("成人票是128元，当天凭门票在酒庄商店买酒还能打九五折。", "持参观门票当天在酒庄商店购酒可享九五折。", None),
     ("参观大约一个半小时，会带你参观酒窖，还能品三款酒。", "每场约1.5小时，包括酒窖参观及三款葡萄酒品鉴。", None),
-    # 也 after a condition is "even if".
-    ("不够四个人也要按四个人付钱。", "每场最少4人开场，不足4人需按4人付费。", None),
 ])
 def test_an_additive_claim_needs_its_subject_where_the_evidence_states_the_rule(analyzer, answer, evidence, subject):
     from verifier.qualify import unstated_subject

@@ -237,13 +237,8 @@ def _bound_in_window(fact: Fact, agree: Fact, span: Span, ranked: list[Candidate
     inspections … are $220")."""
     spans = [span, *(c.span for c in ranked if c.span.source_id == span.source_id and c.span is not span
                      and c.span.start <= span.start and span.end <= c.span.end)]
-    # The claim's values of another slot found beside `agree` tie it to that sentence ("买五次的套餐
-    # 一共1150元" against "购买5次陪练套餐的，总价1150元", whatever the sentence before says of 陪练).
-    # (A second value of the same slot does not: "on Tuesdays and Saturdays" may be another case's list.)
-    tied = any(o.kind in ("number", "date") and not (o.kind == fact.kind and same_dimension(o, fact))
-               and compare_facts(o, f) == "equal" for o in claim.facts for f in span.facts)
     for window in spans:
-        if window is not span and (compare_facts(fact, agree) != "equal" or tied):
+        if window is not span and compare_facts(fact, agree) != "equal":
             break  # across sentences, only a value the claim states exactly ("under 65" is not "55")
         here = next((o for o in window.facts if (o.start, o.end) == (agree.start, agree.end)), None)
         same = [o for o in window.facts if o.kind == fact.kind and same_dimension(fact, o)]

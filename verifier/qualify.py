@@ -260,7 +260,6 @@ _ADDITIVE = re.compile(r"也(?=可以|可|能|有|会|需|要|是|适用|享|必
                        r"|\b(?:also|as well)\b", re.IGNORECASE)
 _AUXILIARY = re.compile(r"(?:\s+(?:can|may|could|will|would|should|must|are|is|do|does|have|has))+$", re.IGNORECASE)
 SUBJECT_MIN_RECALL = 0.5
-_CONCESSIVE = re.compile(r"即使|就算|哪怕|纵然|不管|无论|不论|不够|不足|不到|没有|\beven\b|\bregardless\b", re.IGNORECASE)
 
 
 def unstated_subject(claim: Claim, span_text: str) -> str | None:
@@ -281,8 +280,6 @@ def unstated_subject(claim: Claim, span_text: str) -> str | None:
         return None  # "You also need ..." names no one the evidence could name
     if re.search(r"[，,；;]", subject):
         return None  # "……，会带你参观酒窖，还能品三款酒": 还 adds to the clauses before, not to a subject
-    if _CONCESSIVE.search(subject):
-        return None  # "不够四个人也要按四个人付钱": 也 is "even if", not "as well"
     # A sentence that lists cases (";"/"；") states each in its own part: "钻石会员可享受双人免费早餐
     # ……；金卡会员可享受最晚下午2点退房" does not give 金卡会员 the breakfast.
     parts = [p for a, b in sentences(span_text) for p in re.split(r"[；;]", span_text[a:b]) if p.strip()]
