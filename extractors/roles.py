@@ -1,4 +1,6 @@
-"""Roles: who approves, signs or decides ("财务总监", "department head", "line manager").
+"""Roles: who approves, signs or decides ("财务总监", "department head", "line manager"); and
+doers (`find_agents`): who does an action when that is no titled role, who processes a request,
+where it is sent or filed.
 
 An answer that names the wrong approver keeps every number right and still misleads: "由财务
 总监审批" where the policy says "由部门负责人审批". Roles are no named entities (no tagger marks

@@ -169,11 +169,12 @@ def _rival(fact: Fact, agree: Fact, groups: list[Group], here: Group, text: str,
         if window and not (mine - named[id(g)]) & own(g):
             continue
         names_other = not keeps - own(g) and named[id(here)] - own(g) and namer & (named[id(g)] - own(here))
+        one_sentence = not _SENTENCE_END.search(text, min(g.start, here.start), max(g.end, here.end) - 1)
+        slot_other = fact.kind == "number" and one_sentence and _slot_elsewhere(mine, own(here), own(g))
         if (value is not None and _parallel(agree, value) and compare_facts(fact, value) == "different"
                 and compare_facts(agree, value) != "equal"
                 and not any(compare_facts(o, value) == "equal" for o in claim_facts)
-                and (names_other or _slot_elsewhere(mine, own(here), own(g)) and fact.kind == "number"
-                     and not _SENTENCE_END.search(text, min(g.start, here.start), max(g.end, here.end) - 1))):
+                and (names_other or slot_other)):
             found.append(value)
     return found[0] if len(found) == 1 else None
 
