@@ -158,7 +158,8 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
     # The negation must bear on what the claim says: "cancel at any time with no penalty"
     # does not deny "you can cancel at any time".
     mine = frozenset(content_tokens(claim.text))
-    if _ruled_out(mine - _ruled_out_by_claim(claim.text), span_text) and token_recall(claim.text, span_text) >= _polarity_min_recall(claim.text):
+    if (_ruled_out(mine - _ruled_out_by_claim(claim.text), span_text)
+            and token_recall(claim.text, span_text) >= _polarity_min_recall(claim.text)):
         return True
     if _CONDITIONAL_NEGATION.search(normalise(best)):
         return False  # "lost if it has not been delivered in 30 days" states a condition, denies nothing
