@@ -148,6 +148,8 @@ GOLD_SETS = {
     "decision_g": ("decision_gold_g.jsonl", decision_metrics),
     "engine_h": ("engine_gold_h.jsonl", claim_metrics),
     "decision_h": ("decision_gold_h.jsonl", decision_metrics),
+    "engine_i": ("engine_gold_i.jsonl", claim_metrics),
+    "decision_i": ("decision_gold_i.jsonl", decision_metrics),
 }
 
 

@@ -16,10 +16,15 @@ Which candidate gets which label (a gold claim has a label, not a source span):
 - partial, and gold claims the engine splits into several claims, are left out: which part
   is wrong is not recorded.
 
-Sets used here are training data from then on: their figures are no longer a measurement.
+Sets used here are training data from then on: their figures are no longer a measurement,
+unless `--odd-only` takes only their odd-numbered cases (the half opened while tuning the
+engine) and leaves the even half held out. `--file` adds labelled answers written for
+training only, in the same format.
 
     python -m models.data_gold --sets engine,engine_b,decision,decision_b --repeat 2 \
         --replay ~/.cache/verifier/traindata/full13/pairs.jsonl --replay-n 4000 --out PAIRS.jsonl
+    python -m models.data_gold --sets engine,engine_b,... --odd-only --file data/train/train_t1.jsonl \
+        --repeat 2 --replay ~/.cache/verifier/traindata/full13/pairs.jsonl --out PAIRS.jsonl
 
 `--replay` mixes in a seeded sample of the original training pairs, so a short fine-tune on
 the few hundred in-domain pairs does not forget the rest.
@@ -36,9 +41,8 @@ from pathlib import Path
 from verifier.canonical import model_pair
 
 FIXTURES = Path(__file__).resolve().parents[1] / "data" / "fixtures"
-SETS = {"engine": "engine_gold.jsonl", "engine_b": "engine_gold_b.jsonl", "engine_c": "engine_gold_c.jsonl",
-        "decision": "decision_gold.jsonl", "decision_b": "decision_gold_b.jsonl",
-        "decision_c": "decision_gold_c.jsonl"}
+# Every gold file by its benchmark name: engine_gold_c.jsonl is "engine_c", decision_gold.jsonl "decision".
+SETS = {f.stem.replace("_gold", ""): f.name for f in sorted(FIXTURES.glob("*_gold*.jsonl"))}
 TEXT_LABEL_UNKNOWN = {"superseded_only"}  # the gold label is about metadata, not about what the text says
 NLI = {"supported": "entailment", "unsupported": "neutral", "contradicted": "contradiction"}
 
@@ -78,19 +82,25 @@ def pairs_for_case(verifier, case: dict, name: str) -> list[dict]:
     return out
 
 
-def build(sets: list[str]) -> list[dict]:
+def build(sets: list[str], files: list[Path] = (), odd_only: bool = False) -> list[dict]:
+    """Pairs of the named gold sets (only their odd-numbered cases with `odd_only`, so the
+    even half stays a held-out measurement) and of every case in `files`."""
     from verifier import Verifier
 
     verifier = Verifier("lexical")  # only `prepare` runs: claims, spans and candidates need no model
+    inputs = [(name, FIXTURES / SETS[name], odd_only) for name in sets]
+    inputs += [(Path(f).stem, Path(f), False) for f in files]
     pairs: list[dict] = []
     seen: set[tuple[str, str]] = set()
-    for name in sets:
-        for line in (FIXTURES / SETS[name]).read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                for p in pairs_for_case(verifier, json.loads(line), name):
-                    if (p["evidence"], p["claim"]) not in seen:
-                        seen.add((p["evidence"], p["claim"]))
-                        pairs.append(p)
+    for name, path, keep_odd_only in inputs:
+        lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        for index, line in enumerate(lines):
+            if keep_odd_only and index % 2 == 0:
+                continue
+            for p in pairs_for_case(verifier, json.loads(line), name):
+                if (p["evidence"], p["claim"]) not in seen:
+                    seen.add((p["evidence"], p["claim"]))
+                    pairs.append(p)
     return pairs
 
 
@@ -98,6 +108,10 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sets", default="engine,engine_b,decision,decision_b",
                     help=f"comma-separated, from {', '.join(SETS)}")
+    ap.add_argument("--odd-only", action="store_true",
+                    help="take only the odd-numbered (0-based) cases of --sets; the even half stays held out")
+    ap.add_argument("--file", action="append", default=[],
+                    help="another labelled-answers file in the gold format (repeatable), all of it")
     ap.add_argument("--repeat", type=int, default=1, help="times each gold pair appears")
     ap.add_argument("--replay", default=None, help="pairs.jsonl of the original mix (models.data)")
     ap.add_argument("--replay-n", type=int, default=4000)
@@ -108,7 +122,10 @@ def main(argv=None) -> None:
     unknown = [s for s in sets if s not in SETS]
     if unknown:
         ap.error(f"--sets: unknown {unknown}; choose from {list(SETS)}")
-    pairs = build(sets) * a.repeat
+    missing = [f for f in a.file if not Path(f).is_file()]
+    if missing:
+        ap.error(f"--file: no such file {missing}")
+    pairs = build(sets, a.file, a.odd_only) * a.repeat
     if a.replay:
         from models.data import load_pairs
 

@@ -60,3 +60,31 @@ def test_labels_about_metadata_give_no_pairs(engine):
                  [{"span": "Refunds are issued within 5 business days", "label": "unsupported"}],
                  bucket="superseded_only")
     assert pairs_for_case(engine, case, "t") == []
+
+
+def test_build_takes_only_odd_cases_of_named_sets_and_all_of_extra_files(tmp_path, monkeypatch):
+    """The even half of a gold set is its held-out measurement: `--odd-only` must never train on it."""
+    import json
+
+    import models.data_gold as data_gold
+
+    def case(i):
+        return _case(f"Order {i} ships free because it is over $50.",
+                     [{"span": f"Order {i} ships free because it is over $50", "label": "supported"}])
+
+    (tmp_path / "engine_gold_z.jsonl").write_text("".join(json.dumps(case(i)) + "\n" for i in range(4)))
+    extra = tmp_path / "train_x.jsonl"
+    extra.write_text(json.dumps(case(10)) + "\n\n" + json.dumps(case(11)) + "\n")
+    monkeypatch.setattr(data_gold, "FIXTURES", tmp_path)
+    monkeypatch.setattr(data_gold, "SETS", {"engine_z": "engine_gold_z.jsonl"})
+    pairs = data_gold.build(["engine_z"], [extra], odd_only=True)
+    assert sorted(p["claim"].split()[1] for p in pairs) == ["1", "10", "11", "3"]
+    assert {p["source"] for p in pairs} == {"gold:engine_z", "gold:train_x"}
+    assert len(data_gold.build(["engine_z"])) == 4  # without odd_only every case counts
+
+
+def test_every_gold_file_is_a_named_set():
+    from models.data_gold import FIXTURES, SETS
+
+    assert set(SETS.values()) == {f.name for f in FIXTURES.glob("*_gold*.jsonl")}
+    assert SETS["engine"] == "engine_gold.jsonl" and SETS["decision_h"] == "decision_gold_h.jsonl"
