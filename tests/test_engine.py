@@ -245,6 +245,23 @@ def test_a_span_grounds_a_claim_in_the_words_the_model_reads(analyzer):
     assert token_recall(claim.text, span.text) < 0.3 <= overlap(claim, scored)
 
 
+def test_a_claim_citing_its_source_by_title_reads_the_title_with_the_evidence():
+    """"依照《差旅管理辦法 2026》" cites the source: its 2026 is in the title, not a value the span lacks."""
+    from verifier.canonical import model_pair
+    from verifier.schema import Source
+    from verifier.segment import segment_source
+
+    source = Source(id="T1", title="差旅管理辦法 2026", text="住宿費每晚上限新台幣 3,200 元。交通費另計。")
+    sentence = segment_source(source).sentences[0]
+    window = segment_source(source).window(0, 1)
+    cited = "依照《差旅管理辦法 2026》，住宿上限為每晚新台幣 3,200 元"
+    assert model_pair(sentence, cited, [])[0] == "差旅管理辦法 2026：住宿費每晚上限新台幣 3,200 元。"
+    assert model_pair(window, cited, [])[0].startswith("差旅管理辦法 2026：住宿費")
+    assert model_pair(sentence, "住宿上限為每晚新台幣 3,200 元", [])[0] == "住宿費每晚上限新台幣 3,200 元。"
+    english = segment_source(Source(id="P", title="Refund Policy", text="Refunds take 5 days.")).sentences[0]
+    assert model_pair(english, "Under the Refund  Policy, refunds take 5 days", [])[0] == "Refund Policy: Refunds take 5 days."
+
+
 def test_a_value_in_a_clause_about_the_claim_is_its_slot(lexical):
     """Two durations in one sentence: the one whose clause shares the claim's words is the slot."""
     source = {"id": "S1", "text": "Standard processing time for building permits is 15 business days; expedited "

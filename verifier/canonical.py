@@ -23,6 +23,7 @@ from extractors.chinese_numerals import NUMERAL_CHARS, parse_chinese_number
 from extractors.compare import compare_facts
 from extractors.numbers import english_number_words
 from extractors.schema import Quantity
+from extractors.text import is_cjk
 
 if TYPE_CHECKING:
     from verifier.segment import Span
@@ -113,8 +114,15 @@ def claim_for_span(claim_text: str, claim_facts: Iterable[Fact], span_facts: Ite
 
 
 def model_pair(span: Span, claim_text: str, claim_facts: Iterable[Fact]) -> tuple[str, str]:
-    """(evidence, claim) as the model reads them for this span."""
-    return model_text(span.text, span.facts), claim_for_span(claim_text, claim_facts, span.facts, span.text)
+    """(evidence, claim) as the model reads them for this span.
+
+    A claim that cites the span's source by its title ("依照《差旅管理辦法 2026》，……") reads the
+    title with the evidence: without it the title's year is a value the span lacks, which the
+    model takes for a contradiction."""
+    evidence = model_text(span.text, span.facts)
+    if span.title and "".join(span.title.split()) in "".join(claim_text.split()):
+        evidence = span.title + ("：" if any(is_cjk(ch) for ch in span.title) else ": ") + evidence
+    return evidence, claim_for_span(claim_text, claim_facts, span.facts, span.text)
 
 
 def _same_value(a: Fact, b: Fact) -> bool:

@@ -30,6 +30,7 @@ class Span:
     sentences: tuple[int, int]  # first and last sentence index covered (inclusive)
     past: bool = False  # every sentence of the span states the past (verifier.history)
     past_facts: frozenset[int] = frozenset()  # indices into `facts` of facts stated as past
+    title: str = ""  # the source's title
 
     def present_facts(self) -> tuple[Fact, ...]:
         return tuple(f for i, f in enumerate(self.facts) if i not in self.past_facts)
@@ -63,7 +64,7 @@ class SegmentedSource:
             facts.extend(s.facts)
         tokens = frozenset().union(*(s.tokens for s in inside))
         return Span(self.source.id, a.start, b.end, text, tuple(facts), tokens, (first, last),
-                    all(s.past for s in inside), frozenset(past_facts))
+                    all(s.past for s in inside), frozenset(past_facts), a.title)
 
 
 def currency_of(source: Source, as_of: dt.date | None) -> str | None:
@@ -99,6 +100,6 @@ def segment_source(source: Source, as_of: dt.date | None = None) -> SegmentedSou
         sentence = text[start:end]
         stated_before = frozenset(range(len(inside))) if i in past else past_facts(text, start, end, inside, as_of)
         spans.append(Span(source.id, start, end, sentence, tuple(inside), frozenset(content_tokens(sentence)), (i, i),
-                          i in past, stated_before))
+                          i in past, stated_before, source.title or ""))
     reason = currency_of(source, as_of)
     return SegmentedSource(source, tuple(spans), tuple(facts), reason is None, reason)
