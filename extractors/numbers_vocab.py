@@ -66,6 +66,7 @@ UNITS = _expand(
         "multiple": ("倍",),
         "item": ("items", "件"),
         "sheet": ("张",),  # tickets, vouchers, cards: 两张免费升级券
+        "variety": ("款",),  # products, wines, set menus: 四款葡萄酒, 两款套餐
         "transaction": ("transactions", "transaction", "笔"),
         "point": ("points", "point", "个积分", "积分"),  # loyalty points: 8000积分一晚
         "kWh": ("kilowatt-hours", "kilowatt hours", "kilowatt-hour", "kilowatt hour", "kwh", "千瓦时", "度"),

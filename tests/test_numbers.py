@@ -225,6 +225,7 @@ def test_once_as_a_conjunction_is_no_count():
     ("65歲以上長者", "65歲以上", "ge", "year"),
     ("3周内完成", "3周内", "le", "week"),
     ("白金卡會員可獲贈四張", "四張", "eq", "sheet"),     # 张: vouchers and tickets are counted
+    ("含酒窖讲解及四款葡萄酒品鉴", "四款", "eq", "variety"),  # 款: kinds of wine, set menus
     ("一班最多4個人", "最多4個人", "le", "person"),      # 个人 after a number counts people
 ])
 def test_chinese_thresholds_and_ages(text, found, comparator, unit):
@@ -305,3 +306,8 @@ def test_one_unit_of_time_stated_as_a_duration(text, value, unit):
 def test_a_rate_per_year_is_no_duration():
     (fact,) = extract_numbers("Membership is $15 a year")
     assert fact.value.per == "year" and fact.value.unit is None
+
+
+def test_a_clause_number_with_kuan_is_an_identifier_not_a_count():
+    (fact,) = extract_numbers("根据第一款规定办理")
+    assert fact.value.type == "identifier" and fact.value.key == "1"
