@@ -37,6 +37,7 @@ import json
 import random
 from collections import Counter
 from pathlib import Path
+from typing import Sequence
 
 from verifier.canonical import model_pair
 
@@ -82,7 +83,7 @@ def pairs_for_case(verifier, case: dict, name: str) -> list[dict]:
     return out
 
 
-def build(sets: list[str], files: list[Path] = (), odd_only: bool = False) -> list[dict]:
+def build(sets: list[str], files: Sequence[str | Path] = (), odd_only: bool = False) -> list[dict]:
     """Pairs of the named gold sets (only their odd-numbered cases with `odd_only`, so the
     even half stays a held-out measurement) and of every case in `files`."""
     from verifier import Verifier
