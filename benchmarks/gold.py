@@ -150,6 +150,8 @@ GOLD_SETS = {
     "decision_h": ("decision_gold_h.jsonl", decision_metrics),
     "engine_i": ("engine_gold_i.jsonl", claim_metrics),
     "decision_i": ("decision_gold_i.jsonl", decision_metrics),
+    "engine_j": ("engine_gold_j.jsonl", claim_metrics),
+    "decision_j": ("decision_gold_j.jsonl", decision_metrics),
 }
 
 

@@ -285,7 +285,9 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
         return None
     if bare and _is_bare_year(m.group(0)) and (right is None or _is_bare_year(right.raw)):
         return None  # a year (or year range): the date extractor's job
-    if n.startswith("一次性", start) or _ZH_ONE_ACT.match(n, start) and _zh_one_act(n, start):
+    # 一次性/一次过 ("all at once", Cantonese 一次過俾晒) and 朝九晚五 (office hours) count nothing.
+    if n.startswith(("一次性", "一次过", "一次過"), start) or _ZH_ONE_ACT.match(n, start) and _zh_one_act(n, start) \
+            or (start > 0 and n.startswith("朝九晚五", start - 1)):
         return None
     span_start = start
     if pre:

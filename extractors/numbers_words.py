@@ -33,16 +33,20 @@ _TIMES_WORD = re.compile(r"\b(?:(?P<w>twice|thrice)|once(?=\s+(?:a|per|each|ever
 _TIMES = {"once": 1, "twice": 2, "thrice": 3}
 # "at least a week", "within an hour": one unit of time, bounded.
 _A_UNIT = re.compile(r"\b(?:(?P<c>at least|at most|within|up to|no more than|no less than|no later than|more than|"
-                     r"less than)\s+(?:a|an|one)\s+(?P<u>hour|day|business day|working day|week|fortnight|month|year)"
+                     r"less than|under)\s+(?:a|an|one)\s+(?P<u>second|minute|hour|day|business day|working day|week|"
+                     r"fortnight|month|year)(?!\s+and\s+a\s+half)"
                      r"|(?:(?P<c2>at least|at most|within|up to|no more than|no less than|no later than|more than|"
-                     r"less than)\s+)?(?P<part>half an hour|a quarter of an hour|an hour and a half|half a day))\b",
+                     r"less than|under)\s+)?(?P<part>half an hour|a quarter of an hour|an hour and a half|half a day|"
+                     r"a year and a half|half a year|half a month))\b",
                      re.IGNORECASE)
 _PARTS = {"half an hour": (30, "minute"), "a quarter of an hour": (15, "minute"), "an hour and a half": (90, "minute"),
-          "half a day": (12, "hour")}
+          "half a day": (12, "hour"), "a year and a half": (18, "month"), "half a year": (6, "month"),
+          "half a month": (Decimal("0.5"), "month")}
 _A_UNIT_CMP = {"no later than": "le"}
 # "The card lasts a year", "valid for a month", "takes a week": one unit of time, stated as such.
 _LASTS_A_UNIT = re.compile(r"\b(?:lasts?|lasting|valid for|good for|takes?|taking)\s+"
-                           r"(?P<d>(?:a|an|one)\s+(?P<u>hour|day|business day|working day|week|fortnight|month|year))\b",
+                           r"(?P<d>(?:a|an|one)\s+(?P<u>hour|day|business day|working day|week|fortnight|month|year))\b"
+                           r"(?!\s+and\s+a\s+half)",
                            re.IGNORECASE)
 # Fractions said in words: "half the daily rate", "one-third of", 三分之一, 一半; and half
 # price, which is how 五折 reads (减半, 半价).

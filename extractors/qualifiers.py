@@ -89,12 +89,18 @@ _ZH_UNIT = {"天": "day", "周": "week", "月": "month", "年": "year"}
 
 # Bounds, not negations: the number check reads them ("不超过600元" = "600元以内").
 _BOUNDS_EN = re.compile(r"\b(?:no|not)\s+(?:more|less|later|earlier|fewer|greater|higher|lower)\s+than\b"
-                        r"|\bnot\s+(?:to\s+)?exceed(?:ing)?\b|\bno\s+(?:later|earlier)\b")
+                        r"|\bnot\s+(?:to\s+)?exceed(?:ing)?\b|\bno\s+(?:later|earlier)\b"
+                        # "no charge" says "free", as "free of charge" does: it denies nothing.
+                        r"|\b(?:at\s+)?no\s+(?:extra\s+|additional\s+)?(?:charge|cost)\b"
+                        r"|\b(?:costs?|costing|charges?|pay|paying)\s+nothing\b")
 _NEGATION_EN = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without)\b|n't\b|\bnon-(?=[a-z])|\bnon(?=refundable|transferable)")
 # Words that contain a Chinese negation character without negating anything.
 _ZH_NOT_NEGATION = ("不仅", "不但", "不过", "不断", "不久", "不少", "不错", "不同", "无论", "非常", "未来",
                     "无理由", "毫无疑问", "不管", "不超过", "不高于", "不低于", "不少于", "不多于", "不大于", "不小于",
-                    "不足", "不到", "未满", "未超过", "不迟于", "不早于", "无息",  # 无息退还: refunded without interest
+                    "不足", "不到", "未满", "不满", "未超过", "不迟于", "不早于", "无息",  # 无息退还: refunded without interest
+                    # Bounds under a modal: 不能少于5万元 is 不低于5万元.
+                    "不能少于", "不能低于", "不能超过", "不能多于", "不能高于", "不得少于", "不得低于", "不得超过",
+                    "不可少于", "不可超过",
                     # 非 as the prefix "non-": 非本市户籍 (non-local), 非会员, 非工作日.
                     "非本", "非会员", "非會員", "非工作")
 _NEGATION_ZH = re.compile(r"[不没无未非勿禁]|拒绝|不得|免于")

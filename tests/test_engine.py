@@ -137,6 +137,9 @@ def test_conflicting_active_sources_are_shown_not_resolved(lexical):
     assert {conflict.source_a, conflict.source_b} == {"A", "B"}
     assert conflict.winner is None
     assert report.decision.action != "answer"
+    # Each reason once: the deciding conflict is not repeated among the listed ones.
+    assert len(report.decision.reasons) == len(set(report.decision.reasons))
+    assert any("5 business days" in r and "10 business days" in r for r in report.decision.reasons)
 
 
 @pytest.mark.parametrize("ranges", [("1 to 5", "2 to 3"), ("2 to 3", "1 to 5")])
@@ -662,3 +665,39 @@ def test_a_date_without_a_year_is_matched_on_what_it_states(lexical, answer, sta
     source = {"id": "S1", "text": "The winter term runs for ten weeks from 11 January 2027, with classes of 60 minutes."}
     (claim,) = lexical.verify(answer, [source], context={"as_of": "2026-11-30"}).claims
     assert [f.status for f in claim.facts if f.kind == "date"] == [status]
+
+
+DELIVERY = {"id": "S1", "text": "Standard delivery costs £5.95. Orders over £60 qualify for free standard delivery."}
+
+
+def test_the_askers_own_value_set_against_a_stated_bound_is_no_missing_fact(lexical):
+    request = {"question": "What does delivery cost on a £45 bouquet?", "sources": [DELIVERY],
+               "answer": "On a £45 bouquet delivery is £5.95, since free delivery only starts over £60."}
+    facts = {f.text: f for f in lexical.verify_request(request).claims[0].facts}
+    assert (facts["£45"].status, facts["£45"].source_id) == ("matched", None)
+    assert (facts["over £60"].status, facts["over £60"].source_id) == ("matched", "S1")
+    # Without the question the value is nobody's: missing.
+    facts = {f.text: f for f in lexical.verify_request({**request, "question": None}).claims[0].facts}
+    assert facts["£45"].status == "missing"
+
+
+def test_the_askers_value_without_a_stated_bound_stays_missing(lexical):
+    request = {"question": "Is the deposit £500?", "answer": "The deposit is £500.",
+               "sources": [{"id": "S1", "text": "A deposit is taken at check-in."}]}
+    claim = lexical.verify_request(request).claims[0]
+    assert [f.status for f in claim.facts if f.kind == "number"] == ["missing"]
+    assert claim.label != "supported"
+
+
+@pytest.mark.parametrize("answer, status", [
+    ("The park is open on weekends on 12 December.", "matched"),      # inside 7 November to 27 December
+    ("The park is open on weekends on 3 January.", "mismatched"),     # after the period, on no stated date
+])
+def test_a_day_inside_a_stated_period_is_found(lexical, answer, status):
+    source = {"id": "S1", "text": "The park is open daily from 29 March to 1 November 2026, and on weekends only "
+                                  "from 7 November to 27 December. It is closed on Mondays."}
+    claim = lexical.verify(answer, [source], context={"as_of": "2026-11-30"}).claims[0]
+    (day,) = [f for f in claim.facts if f.kind == "date"]
+    assert day.status == status
+    if status == "matched":
+        assert day.evidence_text == "7 November to 27 December"

@@ -90,7 +90,8 @@ def test_precision_is_kept_in_the_exponent():
     ["统一处理", "十分重要", "千万不要迟到", "一些员工", "万一出错", "一次性付款", "周一至周五", "In 2024 we grew", "2024-2025 plan",
      "on 2026-03-01", "2026年3月1日", "三月一日", "下午五点半", "at 9:30 am", "Q3 2025", "第三季度", "每月15日发薪",
      "次月10日前提交", "上月十五日",
-     "护士会给老人做一次能力评估"],  # 做一次 + noun: "an assessment", not a count
+     "护士会给老人做一次能力评估",  # 做一次 + noun: "an assessment", not a count
+     "落單嗰陣要一次過俾晒錢", "星期一至五朝九晚五"],
 )
 def test_words_dates_and_years_are_not_numbers(text):
     assert extract_numbers(text) == []
@@ -301,6 +302,16 @@ def test_one_unit_of_time_stated_as_a_duration(text, value, unit):
     (fact,) = extract_numbers(text)
     assert (fact.value.value, fact.value.unit, fact.value.comparator) == (Decimal(value), unit, "eq")
     assert fact.text.startswith(("a ", "one "))
+
+
+@pytest.mark.parametrize("text, value, unit, comparator", [
+    ("An operator calls you within a minute", 1, "minute", "le"), ("It is answered in under a minute", 1, "minute", "lt"),
+    ("The warranty lasts a year and a half", 18, "month", "eq"), ("Claims close within half a year", 6, "month", "le"),
+    ("Give notice half a month ahead", Decimal("0.5"), "month", "eq"),
+])
+def test_short_and_compound_units_of_time_in_words(text, value, unit, comparator):
+    (fact,) = extract_numbers(text)
+    assert (fact.value.value, fact.value.unit, fact.value.comparator) == (Decimal(value), unit, comparator)
 
 
 def test_a_rate_per_year_is_no_duration():

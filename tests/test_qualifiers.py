@@ -69,6 +69,10 @@ def test_roles_agree_on_rank_and_any_stated_domain(a, b, agree):
     ("支持7天无理由退货", False),
     ("Nonetheless, refunds are issued.", False),
     ("不仅退款，还补偿运费", False),
+    # Bounds and "free" said with a negation word deny nothing.
+    ("单次提前还款不能少于5万元", False),
+    ("这束花不满199元，要付配送费", False),
+    ("There's no charge for personal study", False),
 ])
 def test_negation_cues(text, negated):
     assert is_negated(text) is negated
@@ -322,6 +326,22 @@ def test_a_chinese_permission_against_a_chinese_negation_is_opposite(analyzer):
     ("节假日期间暂停上门取送。", "节假日期间取送服务暂停，门店正常营业。", False),
     # The opposite word is in the rule for the other side of the claim's bound.
     ("三个月内度数变了可以免费换一次。", "验配后3个月内如因度数变化需更换，可免费更换一次；超过3个月按原价的50%收费。", False),
+    # The opposite word is in a clause about another case (同城, not 异地).
+    ("异地还车按距离收费，每公里2元。", "同城不同门店还车免费；异地还车按两地距离收取异地还车费，每公里2元。", False),
+    ("同城不同门店还车也要收费。", "同城不同门店还车免费；异地还车按两地距离收取异地还车费，每公里2元。", True),
+    # A negation inside a relative clause picks out the items; it denies nothing.
+    ("For medication that isn't controlled, repeat prescriptions can be issued for up to 3 months.",
+     "Repeat prescriptions for long-term medication can be issued for up to 3 months at a time.", False),
+    ("Any hours you don't use expire at the end of the month.", "Unused hours expire at the end of each month.", False),
+    ("You get 15% off any repair that isn't covered.", "Warranty holders get 15% off any non-covered repair.", False),
+    # A negated condition on the items ("items not redeemed within 30 days") denies nothing.
+    ("Once the loan ends, you have 30 days to redeem the item.",
+     "Items not redeemed within 30 days after the loan ends become the store's property.", False),
+    ("You can redeem the item after the loan ends.", "Items cannot be redeemed after the loan ends.", True),
+    # "costs nothing" and "at no cost" both say "free".
+    ("Moving your prescriptions costs nothing.", "You can move your prescriptions to any store at no cost.", False),
+    # Traditional script against the simplified antonym list: 休診 is the opposite of 看診.
+    ("週日也有看診。", "門診時間為週一至週六，週日及國定假日休診。", True),
 ])
 def test_a_negated_clause_or_an_opposite_word_about_the_claim_is_opposite(analyzer, answer, span, clash):
     from extractors.claims import split_claims

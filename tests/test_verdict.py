@@ -234,23 +234,44 @@ def test_the_company_a_source_speaks_for_is_no_unstated_subject(analyzer):
 def test_a_window_does_not_support_what_its_own_sentence_contradicts(analyzer, sentence_contradiction, label):
     text = ("Lessons are sold in packs of 20, 50 or 100. Students may cancel free of charge up to 12 hours ahead; "
             "later cancellations cost one lesson. Lessons last 50 minutes.")
-    claim = split_claims("Cancelling 6 hours ahead costs nothing.", analyzer=analyzer)[0]
-    sources = [segment_source(Source(id="S1", text=text))]
-    candidates = SpanIndex(sources).candidates(claim)
-    assert any(c.span.sentences[0] != c.span.sentences[1] for c in candidates)
+    sentence = NLIScores(entailment=0.02, neutral=1 - 0.02 - sentence_contradiction,
+                         contradiction=sentence_contradiction)
+    # The model: windows entail, the cancellation sentence contradicts.
+    window = NLIScores(entailment=0.8, neutral=0.1, contradiction=0.1)
+    assert _window_label(analyzer, "Cancelling 6 hours ahead costs nothing.", text, "cancel", sentence, window) == label
 
-    def scores(c):  # the model: windows entail, the cancellation sentence contradicts
+
+def _window_label(analyzer, answer: str, text: str, word: str, sentence: NLIScores, window: NLIScores) -> str:
+    """The label when the model reads every window as `window`, the sentence holding `word` as
+    `sentence` and every other sentence as neutral."""
+    claim = split_claims(answer, analyzer=analyzer)[0]
+    candidates = SpanIndex([segment_source(Source(id="S1", text=text))]).candidates(claim)
+    assert any(c.span.sentences[0] != c.span.sentences[1] and word in c.span.text for c in candidates)
+
+    def scores(c):
         if c.span.sentences[0] != c.span.sentences[1]:
-            return NLIScores(entailment=0.8, neutral=0.1, contradiction=0.1)
-        if "cancel" in c.span.text:
-            return NLIScores(entailment=0.02, neutral=1 - 0.02 - sentence_contradiction,
-                             contradiction=sentence_contradiction)
-        return NLIScores(entailment=0.05, neutral=0.9, contradiction=0.05)
+            return window
+        return sentence if word in c.span.text else NLIScores(entailment=0.05, neutral=0.9, contradiction=0.05)
 
     scored = [ScoredCandidate(c, scores(c), True, None) for c in candidates]
     thresholds = Thresholds()
     facts = check_facts(claim, candidates, min_relevance=thresholds.relevance)
-    assert label_claim("c1", claim, scored, facts, thresholds, "en").label == label
+    return label_claim("c1", claim, scored, facts, thresholds, "en").label
+
+
+@pytest.mark.parametrize("sentence, label", [
+    # The sentence alone supports the claim but for a value it gives only roughly (15 days for half
+    # a month): partial, as the window's contradiction comes from its neighbours.
+    (NLIScores(entailment=0.9, neutral=0.05, contradiction=0.05), "partial"),
+    # The sentence alone supports nothing: the window's contradiction stands.
+    (NLIScores(entailment=0.1, neutral=0.8, contradiction=0.1), "contradicted"),
+])
+def test_a_window_does_not_contradict_what_its_own_sentence_supports(analyzer, sentence, label):
+    text = ("Customers can enter with face recognition from 7:00 to 23:00 every day. Members must give notice "
+            "in the app 15 days before moving out. Flammable goods, food and live animals may not be stored.")
+    window = NLIScores(entailment=0.02, neutral=0.0, contradiction=0.98)  # the model: windows contradict
+    assert _window_label(analyzer, "You must give notice in the app half a month before moving out.", text,
+                         "notice", sentence, window) == label
 
 
 @pytest.mark.parametrize("answer, label", [

@@ -22,7 +22,7 @@ from extractors.numbers import english_number_words
 from extractors.qualifiers import clauses, find_qualifiers
 from extractors.text import normalise
 from extractors.tokens import content_tokens, token_recall
-from verifier.factcheck import FactResult
+from verifier.fact_result import FactResult
 from verifier.segment import Span
 
 _UNIVERSAL = re.compile(r"\b(?:all|any|every|everyone|everybody|anyone|anybody|anything|everything|always|"

@@ -9,8 +9,9 @@ draft, expired, not yet in force), the conflict is still listed, with the winner
 from __future__ import annotations
 
 from extractors import Claim, Fact
-from extractors.compare import compare_facts
-from verifier.factcheck import check_fact
+from extractors.compare import compare_facts, same_dimension
+from extractors.tokens import content_tokens
+from verifier.factcheck import check_fact, clause_shares_words
 from verifier.schema import Conflict
 from verifier.segment import SegmentedSource
 from verifier.verdict import ScoredCandidate, Thresholds
@@ -30,20 +31,22 @@ def claim_conflicts(
 ) -> list[Conflict]:
     relevant = [s for s in scored if s.candidate.relevance >= thresholds.relevance]
     conflicts: list[Conflict] = []
-    by_source: dict[int, list] = {}
+    by_source: dict[int, list[ScoredCandidate]] = {}
     for s in scored:
-        by_source.setdefault(s.candidate.source_index, []).append(s.candidate)
+        by_source.setdefault(s.candidate.source_index, []).append(s)
     for fact in claim.facts:
         if fact.kind not in ("number", "date"):
             continue
         # What each source says for this slot, judged exactly as the fact check judges it.
         said: dict[int, Fact] = {}
-        for index, cands in sorted(by_source.items()):
-            if max(c.relevance for c in cands) < CONFLICT_MIN_RELEVANCE:
-                continue
-            result = check_fact(fact, sorted(cands, key=lambda c: -c.relevance), thresholds.relevance)
-            if result.evidence is not None:
-                said[index] = result.evidence
+        for index, found in sorted(by_source.items()):
+            cands = sorted((s.candidate for s in found), key=lambda c: -c.relevance)
+            if cands[0].relevance >= CONFLICT_MIN_RELEVANCE:
+                result = check_fact(fact, cands, thresholds.relevance)
+                if result.evidence is not None:
+                    said[index] = result.evidence
+            elif (other := _contradicting_value(fact, claim, found, thresholds)) is not None:
+                said[index] = other
         items = sorted(said.items())
         for i, (ia, fa) in enumerate(items):
             for ib, fb in items[i + 1 :]:
@@ -61,6 +64,25 @@ def claim_conflicts(
                                            claim_id, [a.candidate.span.text, b.candidate.span.text],
                                            "one source supports the claim, the other contradicts it"))
     return conflicts
+
+
+def _contradicting_value(fact: Fact, claim: Claim, found: list[ScoredCandidate], thresholds: Thresholds
+                         ) -> Fact | None:
+    """The value a source that is not mainly about the claim gives for its slot, when the model
+    reads the sentence as contradicting the claim and the value's clause shares the claim's
+    words: "We hold a $300 security deposit on your card" against "a $500 refundable security
+    deposit at check-in", in a second source about something else."""
+    words = frozenset(content_tokens(claim.text)) - frozenset(content_tokens(fact.text))
+    for s in found:
+        if s.scores.contradiction < thresholds.contradict:
+            continue
+        span = s.candidate.span
+        for other in span.facts:
+            if other.kind == fact.kind and same_dimension(fact, other) and clause_shares_words(other, span, words) \
+                    and "different" in (
+                    compare_facts(fact, other), compare_facts(other, fact)):
+                return other
+    return None
 
 
 def _conflict(a: SegmentedSource, b: SegmentedSource, slot: str, values: list[str], issue: str) -> Conflict:

@@ -48,6 +48,7 @@ def decide(policy: Policy, claims: list[ClaimReport], coverage: Coverage, confli
     reasons += [message(language, "claim_detail", claim=c.id, label=LABELS[family(language)][c.label],
                         reason=c.reason) for c in claims if c.label != "supported"]
     reasons += [_conflict_reason(c, language) for c in conflicts]
+    reasons = list(dict.fromkeys(reasons))  # the conflict that decides is also listed with the others
     return Decision(
         action=action,  # type: ignore[arg-type]
         reason=reasons[0],

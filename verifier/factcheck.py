@@ -8,52 +8,33 @@ granularity and explicit approximations only.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Callable, Sequence
 
-from extractors import Claim, Fact
+from extractors import Claim, Fact, extract_numbers
 from extractors.compare import compare_facts, other_side, same_dimension, same_slot
 from extractors.qualifiers import is_negated
-from extractors.text import match_key, normalise
-from extractors.tokens import content_tokens, token_recall
+from extractors.schema import DateValue
+from extractors.tokens import content_tokens
+from verifier.arithmetic import worked_out
 from verifier.binding import bound_elsewhere, condition_elsewhere
 from verifier.candidates import Candidate
 from verifier.labels import swapped_label
 from verifier.segment import Span
-from verifier.schema import FactCheck
+from verifier.fact_result import FactResult
+from verifier.names import check_name, entity_clash, entity_displaced
 
 # Without context words saying two numbers fill the same slot, a different value counts
 # as a contradiction only in a span that is clearly about the claim.
 STRONG_RELEVANCE = 0.6
 
 
-@dataclass(frozen=True)
-class FactResult:
-    fact: Fact
-    status: str  # matched | mismatched | missing
-    evidence: Fact | None = None  # the source's fact for this slot
-    evidence_text: str | None = None
-    source_id: str | None = None
-    past: bool = False  # missing now, but stated as an earlier rule (evidence_text says what it was)
-
-    def to_report(self) -> FactCheck:
-        return FactCheck(
-            kind=self.fact.kind,
-            text=self.fact.text,
-            start=self.fact.start,
-            end=self.fact.end,
-            value=self.fact.value.model_dump(mode="json", exclude={"type"}),
-            status=self.status,  # type: ignore[arg-type]
-            evidence_text=self.evidence_text,
-            source_id=self.source_id,
-        )
-
-
 def check_facts(claim: Claim, candidates: list[Candidate], *, min_relevance: float,
                 titles: dict[str, str] | None = None,
                 entities_of: Callable[[str], list[Fact]] | None = None, present: bool = False,
-                earlier: Sequence[Candidate] = (), question: str = "") -> list[FactResult]:
+                earlier: Sequence[Candidate] = (), question: str = "", earlier_answer: str = "") -> list[FactResult]:
     """Check each fact of `claim` against the candidate spans, most relevant first.
 
     A fact nested inside another (the year in a policy title) is checked as part of it.
@@ -63,6 +44,7 @@ def check_facts(claim: Claim, candidates: list[Candidate], *, min_relevance: flo
     `present`: the claim speaks of the present, so values the sources state as past neither
     match nor contradict it (`verifier.history`); a fact found only there is missing, with the
     old value as its evidence. `earlier`: the sentences about the past left out of `candidates`.
+    `earlier_answer`: the answer before the claim, for values the claim works out from it.
     """
     stated_before = sorted([*earlier, *candidates], key=lambda c: -c.relevance) if present else []
     if present:
@@ -74,9 +56,13 @@ def check_facts(claim: Claim, candidates: list[Candidate], *, min_relevance: flo
     words = frozenset(content_tokens(claim.text))
     results = [check_fact(fact, ranked, min_relevance, titles, words, claim, question) for fact in outer]
     if entities_of is not None:
-        results = [_entity_clash(claim, r, ranked, min_relevance, entities_of) for r in results]
+        results = [entity_clash(claim, r, ranked, min_relevance, entities_of) for r in results]
+        results = [entity_displaced(claim, r, ranked, entities_of) for r in results]
     if stated_before:
         results = [_as_before(r, stated_before, min_relevance) if r.status == "missing" else r for r in results]
+    if question:
+        results = _asker_values(results, question)
+    results = [_worked_out(r, claim, earlier_answer, question) for r in results]
     if (swap := swapped_label(claim, ranked)) is not None:
         # (it replaces what the fact check said of the same name, if the tagger found it)
         results = [r for r in results if (r.fact.start, r.fact.end) != (swap.fact.start, swap.fact.end)]
@@ -84,39 +70,37 @@ def check_facts(claim: Claim, candidates: list[Candidate], *, min_relevance: flo
     return results
 
 
+def _worked_out(result: FactResult, claim: Claim, earlier_answer: str, question: str) -> FactResult:
+    """A total or share the claim works out from its own values is found, not missing or another
+    value (`verifier.arithmetic`); `evidence_text` says how, `source_id` is None."""
+    if result.status == "matched" or result.fact.kind != "number" or result.past:
+        return result
+    how = worked_out(result.fact, claim, earlier_answer, question)
+    return result if how is None else FactResult(result.fact, "matched", None, how)
+
+
+def _asker_values(results: list[FactResult], question: str) -> list[FactResult]:
+    """A value the sources lack is the asker's when the question states it and the claim sets it
+    against a bound the sources give: "On a £45 bouquet delivery is £5.95, since it is free only
+    over £60" (question: "what does delivery cost on a £45 bouquet?"). Its `source_id` is None.
+    Without such a bound the value stays missing: "Is the deposit $500?" is no evidence that it is."""
+    asked = extract_numbers(question)
+    bounds = [r.fact for r in results if r.status == "matched" and r.fact.kind == "number"
+              and (r.fact.value.comparator != "eq" or r.fact.value.value is None)]  # type: ignore[union-attr]
+    out = []
+    for r in results:
+        given = next((q for q in asked if r.status == "missing" and r.fact.kind == "number" and not r.past
+                      and compare_facts(r.fact, q) == "equal"
+                      and any(same_dimension(r.fact, b) for b in bounds)), None)
+        out.append(FactResult(r.fact, "matched", given, given.text) if given is not None else r)
+    return out
+
+
 def _as_before(result: FactResult, stated_before: list[Candidate], min_relevance: float) -> FactResult:
     old = check_fact(result.fact, stated_before, min_relevance)
     if old.status != "matched":
         return result
     return FactResult(result.fact, "missing", old.evidence, old.evidence_text, old.source_id, past=True)
-
-
-# Names whose NER label is unreliable across them (spaCy-small calls Cigna a place): any of
-# these can stand where the claim's name stands.
-_PROPER_NOUN_LABELS = frozenset({"ORG", "GPE", "LOC", "PERSON", "PRODUCT", "NORP"})
-# How much of the rest of the claim a span must say for its other name to fill the same role.
-SAME_ROLE_RECALL = 0.6
-SPANS_FOR_NAMES = 3
-
-
-def _entity_clash(claim: Claim, result: FactResult, ranked: list[Candidate], min_relevance: float,
-                  entities_of: Callable[[str], list[Fact]]) -> FactResult:
-    """A name found nowhere is a mismatch when a relevant span names someone else in its place:
-    "administered by Aetna" where the source says "administered by Cigna"."""
-    if result.status != "missing" or result.fact.kind != "entity":
-        return result
-    fact = result.fact
-    rest = claim.text.replace(fact.text, " ")
-    claim_key = match_key(claim.text)
-    for cand in [c for c in ranked if c.relevance >= min_relevance][:SPANS_FOR_NAMES]:
-        for other in entities_of(cand.span.text):
-            if compare_facts(fact, other) != "different" or match_key(other.text) in claim_key:
-                continue
-            labels = {fact.value.label, other.value.label}  # type: ignore[union-attr]
-            if same_slot(fact, other) or (labels <= _PROPER_NOUN_LABELS
-                                          and token_recall(rest, cand.span.text) >= SAME_ROLE_RECALL):
-                return FactResult(fact, "mismatched", other, other.text, cand.span.source_id)
-    return result
 
 
 def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
@@ -130,7 +114,7 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
     claim's is a mismatch (`verifier.binding`).
     """
     if fact.kind in ("entity", "identifier"):
-        return _check_name(fact, ranked, titles or {})
+        return check_name(fact, ranked, titles or {})
     if fact.kind == "date":
         return _check_date(fact, ranked, min_relevance, claim, question)
     # Spans are read most relevant first. A value that agrees is a match, even when the span
@@ -175,7 +159,7 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
             return deferred or FactResult(fact, "mismatched", clash, clash.text, cand.span.source_id)
         weak = next((o for o in rivals if cand.relevance >= STRONG_RELEVANCE
                      or claim_words & frozenset(content_tokens(o.context))
-                     or _clause_shares_words(o, cand.span, claim_words - frozenset(content_tokens(fact.text)))), None)
+                     or clause_shares_words(o, cand.span, claim_words - frozenset(content_tokens(fact.text)))), None)
         if weak is not None and deferred is None:
             deferred = FactResult(fact, "mismatched", weak, weak.text, cand.span.source_id)
     return deferred or FactResult(fact, "missing")
@@ -224,7 +208,7 @@ def _one_each(fact: Fact, span: Span) -> Fact | None:
 SAME_CLAUSE_WORDS = 2
 
 
-def _clause_shares_words(value: Fact, span: Span, claim_words: frozenset[str]) -> bool:
+def clause_shares_words(value: Fact, span: Span, claim_words: frozenset[str]) -> bool:
     clause = span.text[slice(*span.clause_of(value))]
     own = frozenset(content_tokens(value.text))
     return len((frozenset(content_tokens(clause)) - own) & claim_words) >= SAME_CLAUSE_WORDS
@@ -309,6 +293,8 @@ def _check_date(fact: Fact, ranked: list[Candidate], min_relevance: float, claim
     for cand in ranked:
         if cand.relevance >= min_relevance or cand is ranked[0]:
             agree = next((o for o in cand.span.facts if o.kind == "date" and _date_confirms(fact, o)), None)
+            if agree is None and (period := _within_period(fact, cand.span)) is not None:
+                return FactResult(fact, "matched", period[0], period[1], cand.span.source_id)
             if agree is not None:
                 rival = None if claim is None else _bound_in_window(fact, agree, cand.span, ranked, claim, question)
                 if rival is not None:
@@ -324,59 +310,47 @@ def _check_date(fact: Fact, ranked: list[Candidate], min_relevance: float, claim
     return FactResult(fact, "missing")
 
 
+_PERIOD_JOIN = re.compile(r"\s*(?:to|until|till|through|[-–—~～至到])\s*", re.IGNORECASE)
+
+
+def _within_period(fact: Fact, span: Span) -> tuple[Fact, str] | None:
+    """(the period's first date, the period as written) when the span gives a period from one
+    day to another that holds the claim's day: "on weekends only from 7 November to 27
+    December" holds "12 December"."""
+    v = fact.value
+    if not isinstance(v, DateValue) or v.granularity != "day" or v.month is None or v.day is None:
+        return None
+    days = [o for o in span.facts if o.kind == "date" and isinstance(o.value, DateValue)
+            and o.value.granularity == "day" and o.value.month and o.value.day]
+    for a, b in zip(days, days[1:]):
+        if not _PERIOD_JOIN.fullmatch(span.text[a.end - span.start : b.start - span.start]):
+            continue
+        first, last = a.value, b.value
+        assert isinstance(first, DateValue) and isinstance(last, DateValue)
+        year = first.year or last.year or v.year
+        if year is None:
+            continue
+        try:
+            start, end = dt.date(year, first.month, first.day), dt.date(last.year or year, last.month, last.day)  # type: ignore[arg-type]
+            if end < start and last.year is None:
+                end = end.replace(year=end.year + 1)  # "from 1 December to 31 January"
+            day = dt.date(v.year or year, v.month, v.day)
+        except ValueError:  # 29 February outside a leap year
+            continue
+        if start <= day <= end:
+            return a, span.text[a.start - span.start : b.end - span.start]
+    return None
+
+
 def _comparable(a: Fact, b: Fact) -> bool:
-    """A time of day and a calendar date state different things; neither contradicts the other.
+    """A time of day and a calendar date state different things; neither contradicts the other,
+    nor do a date and a day of the week.
     Nor does a bare year (or a span of years) and a day: "2026年度" names the period a rule is for, "2027年3月1日"
     a deadline within it."""
     ga, gb = a.value.granularity, b.value.granularity  # type: ignore[union-attr]
+    if (ga == "weekday_range") != (gb == "weekday_range") and "time" not in (ga, gb):
+        return False  # "on 12 December" against "on Saturdays": a date, and a day of every week
     periods = ("year", "year_range")
     if (ga in periods) != (gb in periods) and _GRANULARITY_RANK.get(gb if ga in periods else ga, 3) >= 3:
         return False
     return (ga == "time") == (gb == "time") or "datetime" in (ga, gb)
-
-
-def _check_name(fact: Fact, ranked: list[Candidate], titles: dict[str, str]) -> FactResult:
-    """Names and codes match on their key (case, width, script and punctuation folded)."""
-    key = match_key(fact.text)
-    if not key:
-        return FactResult(fact, "missing")
-    needle = normalise(fact.text).casefold()
-    for cand in ranked:
-        if key in match_key(cand.span.text):
-            at = normalise(cand.span.text).casefold().find(needle)
-            quoted = cand.span.text[at : at + len(needle)] if at >= 0 else fact.text
-            return FactResult(fact, "matched", None, quoted, cand.span.source_id)
-    for source_id, title in titles.items():
-        if key in match_key(title):
-            return FactResult(fact, "matched", None, title, source_id)
-    if fact.kind == "entity" and fact.value.label == "PRODUCT":  # type: ignore[union-attr]
-        core = _EDGE_WORDS.sub("", key)  # LAC takes a neighbour in: "行元朗同屯门" (goes Yuen Long and Tuen Mun)
-        for cand in ranked:
-            if (longer := _short_form_of(key, match_key(cand.span.text))) is not None:
-                return FactResult(fact, "matched", None, longer, cand.span.source_id)
-            if core != key and len(core) >= 2 and core in match_key(cand.span.text):
-                return FactResult(fact, "matched", None, core, cand.span.source_id)
-    return FactResult(fact, "missing")
-
-
-_CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
-# One-character words LAC glues onto a name's edge: a verb of motion, a conjunction, a preposition.
-_EDGE_WORDS = re.compile(r"^[行去到往喺在係是同和与及跟或]|[同和与及跟或的嘅]$")
-
-
-def _short_form_of(key: str, text: str) -> str | None:
-    """The longer term in `text` a Chinese common name shortens by a character or two, its
-    start and end kept: 新能源车 for 新能源汽车. (LAC tags such terms as proper nouns.)"""
-    if len(key) < 3 or not _CJK_RUN.fullmatch(key):
-        return None
-    for extra in (1, 2):
-        for start in range(len(text) - len(key) - extra + 1):
-            word = text[start : start + len(key) + extra]
-            if word.startswith(key[:2]) and word.endswith(key[-1]) and _subsequence(key, word):
-                return word
-    return None
-
-
-def _subsequence(short: str, long: str) -> bool:
-    rest = iter(long)
-    return all(ch in rest for ch in short)

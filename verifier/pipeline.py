@@ -210,7 +210,8 @@ class Verifier:
             current_cands = [s.candidate for s in scored if s.current]
             earlier = [s.candidate for s in scored if s.not_current_because == "past"]
             facts = check_facts(claim, current_cands, min_relevance=self.thresholds.relevance, titles=titles, present=present, earlier=earlier,
-                                entities_of=entities_of, question=request.question or "")
+                                entities_of=entities_of, question=request.question or "",
+                                earlier_answer=request.answer[: claim.start])
             report = label_claim(claim_id, claim, scored, facts, self.thresholds, language, asker=asker,
                                  has_sources=bool(prepared.sources))
             found = claim_conflicts(claim_id, claim, scored, prepared.sources, self.thresholds)

@@ -33,7 +33,7 @@ from extractors.schema import QualifierValue
 from extractors.text import normalise
 from extractors.tokens import content_tokens, token_recall
 from verifier.candidates import Candidate
-from verifier.factcheck import FactResult
+from verifier.fact_result import FactResult
 
 # Slots that describe the asker rather than the thing asked about.
 ASKER_SLOTS = frozenset({"customer", "membership", "region", "employment"})
@@ -140,16 +140,25 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
         if swap and _other_side(claim, part):
             continue  # "3个月内……免费更换；超过3个月……收费": the other side of the claim's bound
         # Recall as if the claim used the clause's word, so the swapped word is not missing (set
-        # apart, so that Chinese character pairs across it do not count as missing either).
-        if swap and token_recall(claim.text.replace(swap[0], f" {swap[1]} "), span_text) >= POLARITY_MIN_RECALL:
+        # apart, so that Chinese character pairs across it do not count as missing either), between
+        # the claim and that clause, either way: "同城不同门店还车免费" is no opposite of
+        # "异地还车按距离收费", and "每月前3笔免费" is what "跨行取现每月前3笔不收费" says.
+        # (the words come back normalised: 看诊 for 看診)
+        swapped = normalise(claim.text).lower().replace(swap[0], f" {swap[1]} ") if swap else ""
+        if swap and max(token_recall(swapped, part), token_recall(part, swapped)) >= _polarity_min_recall(claim.text):
             # "不收费" against "免费": the opposite word under a negation says the same thing.
             return is_negated(claim.text) == is_negated(part)
     # "if you can't make it, you can ask for a refund": a negation inside a condition denies nothing.
-    if is_negated(_CONDITIONAL_NEGATION.sub(" ", normalise(claim.text))):
+    plain = _CONDITIONAL_NEGATION.sub(" ", normalise(claim.text))
+    if is_negated(_RELATIVE_NEGATION.sub(" ", plain)):
         return token_recall(claim.text, span_text) >= POLARITY_MIN_RECALL and not is_negated(span_text)
     # An affirmative claim clashes only with a negation in the clause it matches best, so
     # "returns are free; gift cards are not refundable" does not clash with "returns are free".
     best = _closest_part(claim, span_text, clauses)
+    if (relative := _RELATIVE_NEGATION.search(plain)) and (picked := plain[relative.end():].split()[:1]):
+        # "any repair that isn't covered" against "any non-covered repair": the same items picked out
+        if any(picked[0].lower() in scope.split() for scope in negation_scopes(best)):
+            return False
     # "可以用来买股票" against "不得用于投资股票": a permission against a prohibition is opposite
     # even when the two word the rest differently.
     if _PERMISSION.search(claim.text) and _PROHIBITION.search(best) and is_negated(best):
@@ -174,7 +183,14 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
 
 _CONDITIONAL_NEGATION = re.compile(r"\b(?:if|unless|until|when|once)\b[^,;:.]*?(?:\b(?:not|never|no|cannot)\b|n['’]t\b)|"
                                    r"\b(?:who|that)\s+(?:do|does|did|have|has)\s+not\b|"
+                                   # "Items not redeemed within 30 days become the store's property"
+                                   r"\b\w+s\s+not\s+\w+ed\s+(?:within|by|before|after|in time|on time)\b|"
                                    r"(?:如果|如|若|倘若|假如)[^，,；;。]*?[未没不]", re.IGNORECASE)
+# A relative clause picks out the items, denies nothing: "medication that isn't controlled",
+# "any hours you don't use". The source may pick them out with a negation of its own ("non-covered").
+_RELATIVE_NEGATION = re.compile(r"\b(?:who|that|which)\s+(?:is|are|was|were)(?:\s+not\b|n['’]t\b)|"
+                                r"\b(?:any|all|every)\s+(?:\w+\s+){1,2}(?:you|they|we)\s+(?:do|did)(?:\s+not\b|n['’]t\b)",
+                                re.IGNORECASE)
 _CONTRAST = re.compile(r"\s*(?:(?:and\s+)?not\b|rather than\b|instead of\b|而不是|而非|并非|不是由|不由)", re.IGNORECASE)
 
 

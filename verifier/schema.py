@@ -86,7 +86,7 @@ class FactCheck(BaseModel):
     value: Any
     status: Literal["matched", "mismatched", "missing"]
     evidence_text: str | None = None  # what the source says for this slot
-    source_id: str | None = None
+    source_id: str | None = None  # None on a match: the asker's own value, from the question
 
 
 class Evidence(BaseModel):

@@ -1,0 +1,53 @@
+"""Values an answer works out from the values it states (verifier.arithmetic)."""
+
+from __future__ import annotations
+
+import pytest
+
+from extractors.claims import split_claims
+from verifier.arithmetic import worked_out
+
+
+def _worked(analyzer, answer: str, value: str, question: str = "") -> str | None:
+    for claim in split_claims(answer, analyzer=analyzer):
+        for fact in claim.facts:
+            if fact.text == value:
+                return worked_out(fact, claim, answer[: claim.start], question)
+    raise AssertionError(f"{value!r} is no fact of {answer!r}")
+
+
+@pytest.mark.parametrize("answer, value, question, how", [
+    ("A private lesson for two is $110 each, so $220 for both of you.", "$220", "", "$110 × 2"),
+    ("Tickets are $62 each for the two of you and $48 for your child, $172 in total.", "$172", "", "$62 × 2 + $48"),
+    ("挂机每台120元，柜机200元，三台加起来440元。", "440元", "我家两台挂机一台柜机", "每台120元 × 2 + 200元"),
+    # A value worked out in an earlier sentence is built on.
+    ("三台加起来440元。同一地址洗满三台可以打八五折，所以实际是374元。", "374元", "", "440元 × 八五折"),
+    ("长崎全日游大人每人699元，含午餐；10岁孩子按七折算，是489.3元。", "489.3元", "", "每人699元 × 七折"),
+    ("每人先付新台幣300元訂金，10個人就是3,000元。", "3,000元", "", "新台幣300元 × 10"),
+    ("中介费按一个月工资的一半收，7000元月薪就是3500元。", "3500元", "", "7000元 × 一半"),
+])
+def test_a_value_worked_out_in_one_step_is_found(analyzer, answer, value, question, how):
+    assert _worked(analyzer, answer, value, question) == how
+
+
+@pytest.mark.parametrize("answer, value", [
+    ("Each sack is $5, so eight sacks cost $45.", "$45"),                    # 8 × $5 is $40
+    ("The room holds 10 people for 2 hours and costs $20.", "$20"),          # no word says it is worked out
+    ("The deposit is £110, so the total is $220 for both of you.", "$220"),  # pounds are no dollars
+])
+def test_a_value_no_step_gives_is_not_worked_out(analyzer, answer, value):
+    assert _worked(analyzer, answer, value) is None
+
+
+def test_a_worked_out_total_is_no_wrong_value(analyzer):
+    from verifier import Verifier
+
+    lexical = Verifier("lexical", analyzer=analyzer)
+    source = {"id": "S1", "text": "Private lessons cost $110 per person. Group lessons cost $70 per person, $140 for two."}
+    claim = lexical.verify("A private lesson is $110 each, so $220 for both of you.", [source]).claims[0]
+    facts = {f.text: f for f in claim.facts}
+    assert (facts["$220"].status, facts["$220"].evidence_text, facts["$220"].source_id) == ("matched", "$110 × 2", None)
+    assert claim.label != "contradicted"
+    # A wrong product stays a wrong value against the source's total.
+    claim = lexical.verify("A private lesson is $110 each, so $200 for both of you.", [source]).claims[0]
+    assert {f.text: f.status for f in claim.facts}["$200"] != "matched"

@@ -1,0 +1,88 @@
+"""Conflicts between sources and names in the wrong role, on given model scores."""
+
+from __future__ import annotations
+
+import pytest
+
+from extractors import extract_entities
+from extractors.claims import split_claims
+from models.base import NLIScores
+from verifier.candidates import SpanIndex
+from verifier.conflicts import claim_conflicts
+from verifier.factcheck import check_facts
+from verifier.schema import Source
+from verifier.segment import segment_source
+from verifier.verdict import ScoredCandidate, Thresholds
+
+AGREES = NLIScores(entailment=0.9, neutral=0.05, contradiction=0.05)
+NEUTRAL = NLIScores(entailment=0.05, neutral=0.9, contradiction=0.05)
+CONTRADICTS = NLIScores(entailment=0.05, neutral=0.1, contradiction=0.85)
+
+RENTALS = ("Bayside Boat Rentals: pontoon boats rent for $340 per half day and $560 per full day. "
+           "A refundable security deposit of $500 is taken at check-in. Fuel is charged separately on return.")
+
+
+def _conflicts(analyzer, answer: str, texts: dict[str, str], second: NLIScores):
+    """Conflicts of the answer's first claim; the model agrees with source one and reads
+    every sentence of the others as `second`."""
+    claim = split_claims(answer, analyzer=analyzer)[0]
+    sources = [segment_source(Source(id=i, text=t)) for i, t in texts.items()]
+    candidates = SpanIndex(sources).candidates(claim)
+    scored = [ScoredCandidate(c, AGREES if c.source_index == 0 else second, True, None) for c in candidates]
+    return claim_conflicts("c1", claim, scored, sources, Thresholds())
+
+
+@pytest.mark.parametrize("second, found", [(CONTRADICTS, True), (NEUTRAL, False)])
+def test_a_value_for_the_same_thing_in_a_source_about_something_else_is_a_conflict(analyzer, second, found):
+    # The second source is mostly about dogs and fuel: by words it is hardly about the claim,
+    # but its deposit sentence gives another amount, and the model reads it as disagreeing.
+    faq = ("Do you charge for fuel? Yes, fuel used is charged on return at the marina pump price. Can I bring my dog? "
+           "Well-behaved dogs are welcome on pontoon boats. We hold a $300 security deposit on your card, "
+           "released within 3 days after return.")
+    conflicts = _conflicts(analyzer, "Bayside takes a $500 refundable security deposit at check-in.",
+                           {"S1": RENTALS, "S2": faq}, second)
+    if not found:
+        assert not conflicts
+        return
+    (conflict,) = conflicts
+    assert {conflict.source_a, conflict.source_b} == {"S1", "S2"}
+    assert sorted(conflict.values) == ["$300", "$500"]
+    assert conflict.winner is None
+
+
+def test_another_amount_the_model_disputes_is_no_conflict_when_it_names_another_thing(analyzer):
+    faq = ("Can I bring my dog? Well-behaved dogs are welcome on pontoon boats. A cleaning fee of $300 applies "
+           "if the boat comes back dirty.")
+    assert not _conflicts(analyzer, "Bayside takes a $500 refundable security deposit at check-in.",
+                          {"S1": RENTALS, "S2": faq}, CONTRADICTS)
+
+
+BENEFITS = ("BrightBite plans are administered by Northgate Benefit Services, which processes all claims. "
+            "Claims are paid within 15 business days. Appeals of denied claims go to the BrightBite Member "
+            "Advocacy Office within 180 days of the denial.")
+
+
+def _names(analyzer, answer: str, text: str):
+    claim = split_claims(answer, analyzer=analyzer)[0]
+    candidates = SpanIndex([segment_source(Source(id="S1", text=text))]).candidates(claim)
+    results = check_facts(claim, candidates, min_relevance=Thresholds().relevance,
+                          entities_of=lambda t: extract_entities(t, analyzer))
+    return {r.fact.text: (r.status, r.evidence_text) for r in results if r.fact.kind == "entity"}
+
+
+def test_a_name_found_only_in_another_role_is_a_mismatch(analyzer):
+    names = _names(analyzer, "If a claim is denied, you can appeal to Northgate's claims unit within 180 days.",
+                   BENEFITS)
+    status, said = names["Northgate"]
+    assert status == "mismatched"
+    assert said.startswith("BrightBite")
+
+
+@pytest.mark.parametrize("answer", [
+    "Northgate Benefit Services processes all claims for BrightBite plans.",
+    # The other name shares a word with the claim: the claim names the same office differently.
+    "Appeals go to BrightBite's Member Advocacy Office within 180 days.",
+])
+def test_a_name_in_its_own_role_still_matches(analyzer, answer):
+    names = _names(analyzer, answer, BENEFITS)
+    assert names and all(status == "matched" for status, _ in names.values())

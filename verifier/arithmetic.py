@@ -1,0 +1,128 @@
+"""Values an answer works out from values it states: totals, per-unit prices, discounts.
+
+"$110 each, so $220 for both of you", "挂机每台120元，柜机200元，三台加起来440元", "打八五折，所以实际是
+374元". A worked-out value is in no source, so the plain fact check finds it missing or, next to a
+stated price, mismatched ("the answer says $220, the source says $140"). It is found instead
+when one or two steps of arithmetic on the values stated before it in the claim (or in the
+question) give it exactly, and a word says the claim is working it out ("so", "in total", "一共",
+"就是"). The values it is worked out from are checked against the sources as usual, and the
+model still judges the claim: this only keeps a correct sum from reading as a wrong value.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from itertools import combinations
+
+from extractors import Claim, Fact, extract_numbers
+from extractors.chinese_numerals import parse_chinese_number
+from extractors.schema import Quantity
+
+# Words that introduce a worked-out value. It must come after one of them, so that two values
+# that happen to multiply to a third ("2 hours, 10 people, $20") prove nothing.
+_RESULT_CUE = re.compile(r"\b(?:so|total(?:ling|s)?|in total|altogether|combined|comes? to|works? out|means?|"
+                         r"that's|which is|making)\b|一共|总共|總共|合计|合計|加起来|加起來|共计|共計|总计|總計|"
+                         r"就是|即係|即是|所以|算|[，,]\s*是|=|＝", re.IGNORECASE)
+_TOTAL_AFTER = re.compile(r"\s*(?:in total|total|altogether|combined|all told|in all)\b", re.IGNORECASE)
+# How many: "both", "the two of you", "三台", "10個人", "9个月" (a count stated as a number fact
+# is found by the extractor; these are the words it leaves alone).
+_COUNT_WORDS = {"both": 2, "pair": 2, "couple": 2, "twice": 2, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+                "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+_COUNT_EN = re.compile(r"\b(" + "|".join(_COUNT_WORDS) + r")\b", re.IGNORECASE)
+_COUNT_ZH = re.compile(r"([两二三四五六七八九十]{1,3}|\d{1,3})\s*(?=[个個人位台张張间間晚天日月次件份套条條只隻])")
+_DISCOUNT_ZH = re.compile(r"([一二三四五六七八九])([一二三四五六七八九])?折")
+_MAX_MULTIPLIER = 100
+_CENT = Decimal("0.01")
+
+
+def worked_out(fact: Fact, claim: Claim, earlier: str = "", question: str = "") -> str | None:
+    """How the claim works `fact` out ("$110 × 2"), or None when it does not. `earlier`: the
+    answer before the claim, whose values the claim may build on ("三台加起来440元。……打八五折，
+    所以实际是374元")."""
+    target = _amount(fact)
+    if target is None or fact.kind != "number":
+        return None
+    before = claim.source_text[: fact.start - claim.start]
+    after = claim.source_text[fact.end - claim.start :]
+    if not (_RESULT_CUE.search(before) or _TOTAL_AFTER.match(after)):
+        return None
+    text = f"{earlier}\n{before}"
+    stated = [f for f in extract_numbers(text) if f.kind == "number"]
+    same = [(f.text, a) for f in stated if _same_kind(f, fact) and (a := _amount(f)) is not None]
+    if not same:
+        return None
+    counts = _counts(f"{text}\n{after}\n{question}", stated)  # "so $220 for both of you"
+    shares = _shares(text, stated)
+    for text, a in same:
+        for m in counts:
+            if _equal(a * m, target):
+                return f"{text} × {m}"
+            if _equal(a / m, target):
+                return f"{text} ÷ {m}"
+        for label, share in shares:
+            if _equal(a * share, target):
+                return f"{text} × {label}"
+    for size in (2, 3, 4):
+        for group in combinations(same, size):
+            if _equal(sum((a for _, a in group), Decimal(0)), target):
+                return " + ".join(t for t, _ in group)
+    for (ta, a), (tb, b) in combinations(same, 2):
+        if _equal(abs(a - b), target):
+            return f"{ta} − {tb}" if a > b else f"{tb} − {ta}"
+        for m in counts:  # "$62 each for the two of you and $48 for your child, $172 in total"
+            if _equal(a * m + b, target):
+                return f"{ta} × {m} + {tb}"
+            if _equal(b * m + a, target):
+                return f"{tb} × {m} + {ta}"
+    return None
+
+
+def _amount(fact: Fact) -> Decimal | None:
+    q = fact.value
+    return q.value if isinstance(q, Quantity) and q.value is not None and q.value > 0 else None
+
+
+def _same_kind(a: Fact, b: Fact) -> bool:
+    qa, qb = a.value, b.value
+    assert isinstance(qa, Quantity) and isinstance(qb, Quantity)
+    if qa.currency or qb.currency:
+        return qa.currency == qb.currency
+    return qa.unit is not None and qa.unit == qb.unit and qa.unit not in ("percent", "tenth_of_price")
+
+
+def _counts(text: str, stated: list[Fact]) -> list[int]:
+    found = {n for f in stated if isinstance(f.value, Quantity) and f.value.currency is None
+             and f.value.unit not in ("percent", "tenth_of_price") and (n := _whole(f.value.value)) is not None}
+    found |= {_COUNT_WORDS[m.group(1).lower()] for m in _COUNT_EN.finditer(text)}
+    for m in _COUNT_ZH.finditer(text):
+        value = parse_chinese_number(m.group(1)) if not m.group(1).isdigit() else Decimal(m.group(1))
+        if (n := _whole(value)) is not None:
+            found.add(n)
+    return sorted(n for n in found if 2 <= n <= _MAX_MULTIPLIER)
+
+
+def _shares(text: str, stated: list[Fact]) -> list[tuple[str, Decimal]]:
+    """Parts of a price the claim names: 25% (and 75%, what is left after 25% off), 八五折, 七折."""
+    out: list[tuple[str, Decimal]] = []
+    for f in stated:
+        q = f.value
+        if not isinstance(q, Quantity) or q.value is None:
+            continue
+        if q.unit == "percent" and 0 < q.value < 100:
+            out += [(f.text, q.value / 100), (f"(100% − {f.text})", 1 - q.value / 100)]
+        elif q.unit == "tenth_of_price" and 0 < q.value < 10:
+            out.append((f.text, q.value / 10))
+    for m in _DISCOUNT_ZH.finditer(text):  # 七折 the extractor may leave in "按七折算"
+        tens, ones = parse_chinese_number(m.group(1)), parse_chinese_number(m.group(2)) if m.group(2) else None
+        if tens is not None:
+            out.append((m.group(0), (tens * 10 + (ones or 0)) / 100 if ones is not None else tens / 10))
+    return out
+
+
+def _whole(value: Decimal | None) -> int | None:
+    return int(value) if value is not None and value == value.to_integral_value() else None
+
+
+def _equal(computed: Decimal, target: Decimal) -> bool:
+    return abs(computed.quantize(_CENT) - target.quantize(_CENT)) <= _CENT / 2

@@ -1,0 +1,122 @@
+"""Names and codes in a claim, found in the evidence or in the sources' titles.
+
+A name matches on its key (case, width, script and punctuation folded). A name found nowhere,
+or only in a sentence about something else, is a mismatch when the span most about the claim
+names another party in its place.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from extractors import Claim, Fact
+from extractors.compare import compare_facts, same_slot
+from extractors.text import match_key, normalise
+from extractors.tokens import content_tokens, token_recall
+from verifier.candidates import Candidate
+from verifier.fact_result import FactResult
+
+# How clearly the span most about a claim must be about it before its names say who fills a role.
+ROLE_RELEVANCE = 0.6
+
+
+# Names whose NER label is unreliable across them (spaCy-small calls Cigna a place): any of
+# these can stand where the claim's name stands.
+_PROPER_NOUN_LABELS = frozenset({"ORG", "GPE", "LOC", "PERSON", "PRODUCT", "NORP"})
+# How much of the rest of the claim a span must say for its other name to fill the same role.
+SAME_ROLE_RECALL = 0.6
+SPANS_FOR_NAMES = 3
+
+
+def entity_clash(claim: Claim, result: FactResult, ranked: list[Candidate], min_relevance: float,
+                 entities_of: Callable[[str], list[Fact]]) -> FactResult:
+    """A name found nowhere is a mismatch when a relevant span names someone else in its place:
+    "administered by Aetna" where the source says "administered by Cigna"."""
+    if result.status != "missing" or result.fact.kind != "entity":
+        return result
+    fact = result.fact
+    rest = claim.text.replace(fact.text, " ")
+    claim_key = match_key(claim.text)
+    for cand in [c for c in ranked if c.relevance >= min_relevance][:SPANS_FOR_NAMES]:
+        for other in entities_of(cand.span.text):
+            if compare_facts(fact, other) != "different" or match_key(other.text) in claim_key:
+                continue
+            labels = {fact.value.label, other.value.label}  # type: ignore[union-attr]
+            if same_slot(fact, other) or (labels <= _PROPER_NOUN_LABELS
+                                          and token_recall(rest, cand.span.text) >= SAME_ROLE_RECALL):
+                return FactResult(fact, "mismatched", other, other.text, cand.span.source_id)
+    return result
+
+
+def entity_displaced(claim: Claim, result: FactResult, ranked: list[Candidate],
+                     entities_of: Callable[[str], list[Fact]]) -> FactResult:
+    """A name found only in a sentence about something else is a mismatch when the span most
+    about the claim names another party in its place: "appeal to Northgate's claims unit"
+    where the appeals sentence says "the BrightBite Member Advocacy Office" and Northgate is
+    named only as the claims processor."""
+    fact = result.fact
+    if result.status != "matched" or fact.kind != "entity" or not ranked or ranked[0].relevance < ROLE_RELEVANCE:
+        return result
+    top = ranked[0].span
+    if match_key(fact.text) in match_key(top.text):
+        return result
+    rest = claim.text.replace(fact.text, " ")
+    claim_key, words = match_key(claim.text), frozenset(content_tokens(rest))
+    if token_recall(rest, top.text) < SAME_ROLE_RECALL:
+        return result
+    for other in entities_of(top.text):
+        # A name sharing a word with the claim is the claim's own party said differently.
+        # Organisations only: the tagger's other labels are too loose to say who fills a role.
+        if other.value.label == fact.value.label == "ORG" \
+                and compare_facts(fact, other) == "different" and match_key(other.text) not in claim_key \
+                and not frozenset(content_tokens(other.text)) & words:  # type: ignore[union-attr]
+            return FactResult(fact, "mismatched", other, other.text, top.source_id)
+    return result
+
+
+def check_name(fact: Fact, ranked: list[Candidate], titles: dict[str, str]) -> FactResult:
+    """Names and codes match on their key (case, width, script and punctuation folded)."""
+    key = match_key(fact.text)
+    if not key:
+        return FactResult(fact, "missing")
+    needle = normalise(fact.text).casefold()
+    for cand in ranked:
+        if key in match_key(cand.span.text):
+            at = normalise(cand.span.text).casefold().find(needle)
+            quoted = cand.span.text[at : at + len(needle)] if at >= 0 else fact.text
+            return FactResult(fact, "matched", None, quoted, cand.span.source_id)
+    for source_id, title in titles.items():
+        if key in match_key(title):
+            return FactResult(fact, "matched", None, title, source_id)
+    if fact.kind == "entity" and fact.value.label == "PRODUCT":  # type: ignore[union-attr]
+        core = _EDGE_WORDS.sub("", key)  # LAC takes a neighbour in: "行元朗同屯门" (goes Yuen Long and Tuen Mun)
+        for cand in ranked:
+            if (longer := _short_form_of(key, match_key(cand.span.text))) is not None:
+                return FactResult(fact, "matched", None, longer, cand.span.source_id)
+            if core != key and len(core) >= 2 and core in match_key(cand.span.text):
+                return FactResult(fact, "matched", None, core, cand.span.source_id)
+    return FactResult(fact, "missing")
+
+
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
+# One-character words LAC glues onto a name's edge: a verb of motion, a conjunction, a preposition.
+_EDGE_WORDS = re.compile(r"^[行去到往喺在係是同和与及跟或]|[同和与及跟或的嘅]$")
+
+
+def _short_form_of(key: str, text: str) -> str | None:
+    """The longer term in `text` a Chinese common name shortens by a character or two, its
+    start and end kept: 新能源车 for 新能源汽车. (LAC tags such terms as proper nouns.)"""
+    if len(key) < 3 or not _CJK_RUN.fullmatch(key):
+        return None
+    for extra in (1, 2):
+        for start in range(len(text) - len(key) - extra + 1):
+            word = text[start : start + len(key) + extra]
+            if word.startswith(key[:2]) and word.endswith(key[-1]) and _subsequence(key, word):
+                return word
+    return None
+
+
+def _subsequence(short: str, long: str) -> bool:
+    rest = iter(long)
+    return all(ch in rest for ch in short)
