@@ -14,6 +14,8 @@ from functools import lru_cache
 
 from spacy.tokens import Doc, Token
 
+from extractors.text import normalise
+
 
 @dataclass(frozen=True)
 class Part:
@@ -121,6 +123,8 @@ def _zh_patterns() -> dict[str, re.Pattern[str]]:
         "modal": re.compile(rf"(?:{modal})"),
         "own_modal": re.compile(rf"\s*(?:不|未|无需|无须|{modal})"),
         "qualifier": re.compile(rf"(?:除外|例外|为准|为限){_END}"),
+        # A consequence worked out from the clause before ("不满199元，所以要付配送费15元") is checked with it.
+        "consequence": re.compile(r"\s*(?:所以|因此|因而|那么|也就是说?|即係|即是|即)"),
         "clock": re.compile(r"\d+\s*(?:点|:|：)|[上下]午|[早晚]上|[月日号]|星期|周[一二三四五六日天]"),
         "time_word": re.compile(r"(?:第[一二三四1-4]季度?|Q[1-4]|\d{4}\s*年|[上下]半年|本季度?|本年度?|今年|去年)$"),
         "subordinate": re.compile(
@@ -188,6 +192,9 @@ def _own_subject(piece: _Piece, norm: str) -> bool:
     return copula is not None and any(w[2] in _NOMINAL for w in words[:copula])
 
 
+_NO_SUBJECT = frozenset({"这", "那", "该", "此", "其", "这个", "那个", "每", "每个", "同", "呢个", "嗰个"})
+
+
 def _zh_subject(piece: _Piece, norm: str, original: str) -> tuple[str, str]:
     """The leading noun phrase of a clause (time words skipped), and a modal after it."""
     words = [w for w in piece.words if w[0] >= piece.core]
@@ -222,6 +229,8 @@ def _zh_subject(piece: _Piece, norm: str, original: str) -> tuple[str, str]:
             return original[words[0][0] : words[1][1]], ""
         return "", ""
     subject = "".join(original[s:e] for s, e in picked)
+    if normalise(subject) in _NO_SUBJECT:
+        return "", ""  # "这束花" cut as 这/束/花: a pointer alone names nothing to carry
     if i < len(words) and words[i][2] in ("v", "d"):
         m = _zh_patterns()["modal"].match(norm, words[i][0], words[i][1])
         if m:
@@ -248,7 +257,7 @@ def zh_parts(doc: Doc, offset: int, norm: str, original: str) -> list[Part]:
     pending: list[_Piece] = []
     for piece in pieces:
         text = norm[piece.core : piece.end]
-        if groups and not pending and p["qualifier"].search(text):
+        if groups and not pending and (p["qualifier"].search(text) or p["consequence"].match(norm, piece.start)):
             groups[-1].append(piece)
             continue
         pending.append(piece)

@@ -186,6 +186,15 @@ def _lower_follows(text: str, pos: int) -> bool:
     return _LOWER_NEXT.match(text, pos) is not None
 
 
+_TIME_THEN_DAY = re.compile(r"[ \t]+(?:Mon|Tues?|Wed(?:nes)?|Thu(?:rs)?|Fri|Sat(?:ur)?|Sun)(?:day)?s?\b")
+
+
+def _time_before_day(text: str, dot: int, pos: int) -> bool:
+    # "Orders placed by 1 p.m. Monday to Saturday" goes on: a day after a time says when.
+    return re.search(r"\d\s*[ap]\.m$", text[max(0, dot - 8) : dot], re.IGNORECASE) is not None \
+        and _TIME_THEN_DAY.match(text, pos) is not None
+
+
 def _is_list_number(text: str, dot: int) -> bool:
     # "1. Meals are..." at the start of a line numbers a list item; it ends nothing.
     line_start = text.rfind("\n", 0, dot) + 1
@@ -200,6 +209,7 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     for m in _BOUNDARY.finditer(scan):
         if m.group().startswith(".") and (
             _is_abbreviation(scan, m.start()) or _is_list_number(scan, m.start()) or _lower_follows(scan, m.end())
+            or _time_before_day(scan, m.start(), m.end())
         ):
             continue
         spans.extend(_cut_long(scan, start, m.end()))

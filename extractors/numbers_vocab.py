@@ -64,7 +64,11 @@ UNITS = _expand(
         "seat": ("seats", "seat", "licenses", "licences", "license", "licence", "个席位", "席位"),
         "times": ("times", "次"),
         "multiple": ("倍",),
-        "item": ("items", "件"),
+        "item": ("items", "件", "条"),  # 两条裤子
+        "piece": ("颗", "粒"),  # 一百颗练习球
+        "barrel": ("桶",),  # 一百桶水票
+        "pair": ("双",),  # 两双运动鞋
+        "lesson": ("节课", "节", "堂课"),  # 十节课
         "sheet": ("张",),  # tickets, vouchers, cards: 两张免费升级券
         "variety": ("款",),  # products, wines, set menus: 四款葡萄酒, 两款套餐
         "transaction": ("transactions", "transaction", "笔"),
@@ -84,6 +88,9 @@ PER_WORDS = _expand(
         "week": ("week", "周"),
         "user": ("user", "seat", "用户"),
         "device": ("device", "台"),
+        "item": ("item", "件", "条"),
+        "pair": ("pair", "双"),
+        "lesson": ("lesson", "节课", "节"),
         "trip": ("trip", "次"),
         "order": ("order", "单", "笔"),
         "km": ("km", "公里"),

@@ -78,6 +78,23 @@ def test_sentences_respect_abbreviations_decimals_and_list_numbers(analyzer: Ana
     ]
 
 
+def test_a_day_after_a_time_goes_on_with_the_sentence(analyzer: Analyzer) -> None:
+    text = "Orders placed by 1 p.m. Monday to Saturday go out the same day. We open at 9 a.m. Call us first."
+    got = [text[s:e] for s, e in analyzer.sentences(text)]
+    assert got == ["Orders placed by 1 p.m. Monday to Saturday go out the same day.", "We open at 9 a.m.",
+                   "Call us first."]
+
+
+@pytest.mark.parametrize("answer, claims", [
+    # A consequence is checked with the clause it follows from.
+    ("同一地址洗满三台可以打八五折，所以实际是374元。", ["同一地址洗满三台可以打八五折，所以实际是374元"]),
+    # "这" (from 这/束/花) is no subject to carry into the next clauses.
+    ("这束花159元，不满199元，所以要付普通配送费15元。", ["这束花159元，不满199元，所以要付普通配送费15元"]),
+])
+def test_chinese_consequences_and_pointers_stay_with_their_clause(analyzer: Analyzer, answer, claims) -> None:
+    assert [c.text for c in split_claims(answer, analyzer=analyzer)] == claims
+
+
 def test_each_sentence_of_a_mixed_answer_gets_its_own_pipeline(analyzer: Analyzer) -> None:
     answer = "The hotel cap is $200 per night. 经理每晚住宿费不超过 800 元，并需提供发票。"
     claims = split_claims(answer, analyzer=analyzer)

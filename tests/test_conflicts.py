@@ -86,3 +86,16 @@ def test_a_name_found_only_in_another_role_is_a_mismatch(analyzer):
 def test_a_name_in_its_own_role_still_matches(analyzer, answer):
     names = _names(analyzer, answer, BENEFITS)
     assert names and all(status == "matched" for status, _ in names.values())
+
+
+def test_two_sources_the_claim_shares_few_words_with_still_conflict(analyzer):
+    # Neither source is worded like the claim; the model reads one as saying it, the other as
+    # disagreeing, and each gives its own number of days.
+    terms = "Pledged goods may be renewed or redeemed within 5 days of the term ending; later they are forfeited."
+    faq = "Q: I can't make it in time. A: There is a 10-day grace period after the term during which you can renew."
+    claim = "After expiry you have 5 days to renew or buy back the item."
+    for text in (terms, faq):  # the premise of the test: both below the relevance a conflict otherwise needs
+        assert max(c.relevance for c in SpanIndex([segment_source(Source(id="X", text=text))]).candidates(
+            split_claims(claim, analyzer=analyzer)[0])) < 0.5
+    (conflict,) = _conflicts(analyzer, claim, {"S1": terms, "S2": faq}, CONTRADICTS)
+    assert sorted(conflict.values) == ["10-day", "within 5 days"]

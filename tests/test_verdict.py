@@ -267,11 +267,23 @@ def _window_label(analyzer, answer: str, text: str, word: str, sentence: NLIScor
     (NLIScores(entailment=0.1, neutral=0.8, contradiction=0.1), "contradicted"),
 ])
 def test_a_window_does_not_contradict_what_its_own_sentence_supports(analyzer, sentence, label):
-    text = ("Customers can enter with face recognition from 7:00 to 23:00 every day. Members must give notice "
-            "in the app 15 days before moving out. Flammable goods, food and live animals may not be stored.")
     window = NLIScores(entailment=0.02, neutral=0.0, contradiction=0.98)  # the model: windows contradict
-    assert _window_label(analyzer, "You must give notice in the app half a month before moving out.", text,
+    assert _window_label(analyzer, "You must give notice in the app half a month before moving out.", MOVING_OUT,
                          "notice", sentence, window) == label
+
+
+@pytest.mark.parametrize("entailment, label", [(0.4, "partial"), (0.1, "contradicted")])
+def test_a_window_does_not_contradict_what_its_own_sentence_partly_supports_with_every_value(
+        analyzer, entailment, label):
+    # 洗牙 for 洁牙: the model reads the sentence as partly supporting (or not), the windows as contradicting.
+    text = "洁齿卡年费为598元，可供三人使用。权益包括：每人每年2次免费洁牙、1次全景片检查。正畸治疗不在优惠范围内。"
+    sentence = NLIScores(entailment=entailment, neutral=0.9 - entailment, contradiction=0.1)
+    window = NLIScores(entailment=0.02, neutral=0.0, contradiction=0.98)
+    assert _window_label(analyzer, "每人每年可以免费洗牙两次。", text, "洁牙", sentence, window) == label
+
+
+MOVING_OUT = ("Customers can enter with face recognition from 7:00 to 23:00 every day. Members must give notice "
+              "in the app 15 days before moving out. Flammable goods, food and live animals may not be stored.")
 
 
 @pytest.mark.parametrize("answer, label", [

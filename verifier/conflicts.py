@@ -41,7 +41,9 @@ def claim_conflicts(
         said: dict[int, Fact] = {}
         for index, found in sorted(by_source.items()):
             cands = sorted((s.candidate for s in found), key=lambda c: -c.relevance)
-            if cands[0].relevance >= CONFLICT_MIN_RELEVANCE:
+            # (or where the model reads it as saying what the claim says, in other words)
+            if cands[0].relevance >= CONFLICT_MIN_RELEVANCE or any(
+                    s.scores.entailment >= thresholds.support for s in found):
                 result = check_fact(fact, cands, thresholds.relevance)
                 if result.evidence is not None:
                     said[index] = result.evidence

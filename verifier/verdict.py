@@ -73,7 +73,7 @@ def label_claim(
     best = max(grounded, key=lambda s: s.scores.entailment, default=None)
     best_any = max(scored, key=lambda s: s.scores.entailment, default=None)
     relevant = [s for s in current if s.candidate.relevance >= thresholds.relevance]
-    contra = max((s for s in relevant if not _outweighed(s, current, thresholds)),
+    contra = max((s for s in relevant if not _outweighed(s, current, facts, thresholds)),
                  key=lambda s: s.scores.contradiction, default=None)
     anchor = best.candidate if best and best.candidate.relevance >= thresholds.relevance else None
     facts = facts + check_qualifiers(claim, facts, [s.candidate for s in current], anchor)
@@ -190,17 +190,20 @@ def _undercut(window: ScoredCandidate, scored: list[ScoredCandidate], thresholds
                for s in scored)
 
 
-def _outweighed(window: ScoredCandidate, scored: list[ScoredCandidate], thresholds: Thresholds) -> bool:
+def _outweighed(window: ScoredCandidate, scored: list[ScoredCandidate], facts: list[FactResult],
+                thresholds: Thresholds) -> bool:
     """Whether a window's contradiction is outweighed by its own sentences: one of them, read
-    alone, supports the claim and none contradicts it. The model then reads the neighbours
-    ("客户可凭人脸识别每天7:00至23:00自助进出") as disagreeing with a claim they do not speak to."""
+    alone, supports the claim (or partly supports it and states every value of it) and none
+    contradicts it. The model then reads the neighbours ("客户可凭人脸识别每天7:00至23:00自助进出")
+    as disagreeing with a claim they do not speak to."""
     first, last = window.candidate.span.sentences
     if first == last:
         return False
     inside = [s for s in scored if s.candidate.span.source_id == window.candidate.span.source_id
               and s.candidate.span.sentences[0] == s.candidate.span.sentences[1]
               and first <= s.candidate.span.sentences[0] <= last]
-    return any(s.scores.entailment >= thresholds.support for s in inside) \
+    return any(s.scores.entailment >= thresholds.support
+               or (s.scores.entailment >= thresholds.partial and _states_values(s, facts)) for s in inside) \
         and not any(s.scores.contradiction >= thresholds.contradict for s in inside)
 
 
