@@ -166,29 +166,7 @@ def extract_numbers(text: str) -> list[Fact]:
             floor = fact.end
     facts.extend(values_in_words(text, n, facts, blocked))
     facts.sort(key=lambda f: f.start)
-    return _one_period_prices(text, facts)
-
-
-# "一年三千六百元", "一个月99元", "住一晚800元": a price after one period is a price per period,
-# as "每年3600元" is; the period is no duration of its own.
-_ONE_PERIOD = re.compile(r"[一1]\s*(?:个|個)?(?P<u>年|月|晚|天|日|周|週|星期|小时|小時)")
-_PERIOD_PER = {"年": "year", "月": "month", "晚": "night", "天": "day", "日": "day", "周": "week", "週": "week",
-               "星期": "week", "小时": "hour", "小時": "hour"}
-_PRICE_GAP = re.compile(r"\s*[是要收为為：:]?\s*")
-
-
-def _one_period_prices(text: str, facts: list[Fact]) -> list[Fact]:
-    out: list[Fact] = []
-    for fact in facts:
-        prev = out[-1] if out else None
-        q = fact.value
-        if (prev is not None and isinstance(q, Quantity) and q.currency and q.per is None
-                and (m := _ONE_PERIOD.fullmatch(prev.text)) and _PRICE_GAP.fullmatch(text[prev.end : fact.start])):
-            out[-1] = fact.model_copy(update={"start": prev.start, "text": text[prev.start : fact.end],
-                                              "value": q.model_copy(update={"per": _PERIOD_PER[m.group("u")]})})
-        else:
-            out.append(fact)
-    return out
+    return facts
 
 
 def _amount(n: str, m: re.Match[str], hi: int, has_cur: bool) -> _Amount | None:

@@ -68,7 +68,7 @@ UNITS = _expand(
         "piece": ("颗", "粒"),  # 一百颗练习球
         "barrel": ("桶",),  # 一百桶水票
         "pair": ("双",),  # 两双运动鞋
-        "lesson": ("节课", "节", "堂课"),  # 十节课
+        "lesson": ("节课", "堂课"),  # 十节课 (not a bare 节: "一节半小时" is one half-hour lesson)
         "sheet": ("张",),  # tickets, vouchers, cards: 两张免费升级券
         "variety": ("款",),  # products, wines, set menus: 四款葡萄酒, 两款套餐
         "transaction": ("transactions", "transaction", "笔"),

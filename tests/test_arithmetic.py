@@ -25,6 +25,7 @@ def _worked(analyzer, answer: str, value: str, question: str = "") -> str | None
     ("长崎全日游大人每人699元，含午餐；10岁孩子按七折算，是489.3元。", "489.3元", "", "每人699元 × 七折"),
     ("每人先付新台幣300元訂金，10個人就是3,000元。", "3,000元", "", "新台幣300元 × 10"),
     ("中介费按一个月工资的一半收，7000元月薪就是3500元。", "3500元", "", "7000元 × 一半"),
+    ("运动鞋每双39元，两双是78元。", "78元", "", "每双39元 × 2"),
 ])
 def test_a_value_worked_out_in_one_step_is_found(analyzer, answer, value, question, how):
     assert _worked(analyzer, answer, value, question) == how

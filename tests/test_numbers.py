@@ -324,20 +324,6 @@ def test_a_clause_number_with_kuan_is_an_identifier_not_a_count():
     assert fact.value.type == "identifier" and fact.value.key == "1"
 
 
-@pytest.mark.parametrize("text, value, per", [
-    ("练习场年卡一年三千六百元", "3600", "year"), ("会员一个月99元", "99", "month"), ("住一晚800元", "800", "night"),
-])
-def test_a_price_after_one_period_is_per_period(text, value, per):
-    (fact,) = extract_numbers(text)
-    assert (fact.value.value, fact.value.per) == (Decimal(value), per)
-    assert text.endswith(fact.text) and fact.text.startswith(("一", "1"))
-
-
-@pytest.mark.parametrize("text", ["保修一年，费用200元", "一年的会员费是3600元"])
-def test_a_period_apart_from_a_price_stays_a_duration(text):
-    assert [f.value.unit for f in extract_numbers(text)] == ["year", None]
-
-
 @pytest.mark.parametrize("text, value, unit, per", [
     ("每天免费领一百颗练习球", "100", "piece", None), ("一次性买满一百桶水票", "100", "barrel", None),
     ("基础班十节课", "10", "lesson", None), ("运动鞋每双39元", "39", None, "pair"), ("改短每条60元", "60", None, "item"),

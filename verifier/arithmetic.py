@@ -23,7 +23,10 @@ from extractors.schema import Quantity
 # that happen to multiply to a third ("2 hours, 10 people, $20") prove nothing.
 _RESULT_CUE = re.compile(r"\b(?:so|total(?:ling|s)?|in total|altogether|combined|comes? to|works? out|means?|"
                          r"that's|which is|making)\b|一共|总共|總共|合计|合計|加起来|加起來|共计|共計|总计|總計|"
-                         r"就是|即係|即是|所以|算|[，,]\s*是|=|＝", re.IGNORECASE)
+                         r"就是|即係|即是|所以|算|[，,]\s*是|=|＝"
+                         # a count, then the total: "两双是78元", "三台要360元"
+                         r"|[两二三四五六七八九十\d]+\s*[个個人位台张張间間晚天日月次件份套条條只隻双雙]\s*(?:是|要|共)",
+                         re.IGNORECASE)
 _TOTAL_AFTER = re.compile(r"\s*(?:in total|total|altogether|combined|all told|in all)\b", re.IGNORECASE)
 # How many: "both", "the two of you", "三台", "10個人", "9个月" (a count stated as a number fact
 # is found by the extractor; these are the words it leaves alone).
