@@ -3,8 +3,8 @@
 "$110 each, so $220 for both of you", "挂机每台120元，柜机200元，三台加起来440元", "打八五折，所以实际是
 374元". A worked-out value is in no source, so the plain fact check finds it missing or, next to a
 stated price, mismatched ("the answer says $220, the source says $140"). It is found instead
-when one or two steps of arithmetic on the values stated before it in the claim (or in the
-question) give it exactly, and a word says the claim is working it out ("so", "in total", "一共",
+when one or two steps of arithmetic on the values stated before it (in the claim or earlier in
+the answer; counts also from the question) give it exactly, and a word says the claim is working it out ("so", "in total", "一共",
 "就是"). The values it is worked out from are checked against the sources as usual, and the
 model still judges the claim: this only keeps a correct sum from reading as a wrong value.
 """
@@ -57,15 +57,15 @@ def worked_out(fact: Fact, claim: Claim, earlier: str = "", question: str = "") 
         return None
     counts = _counts(f"{text}\n{after}\n{question}", stated)  # "so $220 for both of you"
     shares = _shares(text, stated)
-    for text, a in same:
+    for written, a in same:
         for m in counts:
             if _equal(a * m, target):
-                return f"{text} × {m}"
+                return f"{written} × {m}"
             if _equal(a / m, target):
-                return f"{text} ÷ {m}"
+                return f"{written} ÷ {m}"
         for label, share in shares:
             if _equal(a * share, target):
-                return f"{text} × {label}"
+                return f"{written} × {label}"
     for size in (2, 3, 4):
         for group in combinations(same, size):
             if _equal(sum((a for _, a in group), Decimal(0)), target):

@@ -18,7 +18,8 @@ from verifier.verdict import ScoredCandidate, Thresholds
 
 # A source states a value for the claim's slot only where it is about the claim's statement:
 # a fee schedule that mentions "within 60 days" of account opening says nothing about how long
-# a transfer takes to post. Real disagreements (the same rule, two values) score well above.
+# a transfer takes to post. Real disagreements (the same rule, two values) score well above,
+# or the model reads the source as saying the claim (or as contradicting it, `_contradicting_value`).
 CONFLICT_MIN_RELEVANCE = 0.5
 
 
@@ -41,7 +42,6 @@ def claim_conflicts(
         said: dict[int, Fact] = {}
         for index, found in sorted(by_source.items()):
             cands = sorted((s.candidate for s in found), key=lambda c: -c.relevance)
-            # (or where the model reads it as saying what the claim says, in other words)
             if cands[0].relevance >= CONFLICT_MIN_RELEVANCE or any(
                     s.scores.entailment >= thresholds.support for s in found):
                 result = check_fact(fact, cands, thresholds.relevance)
