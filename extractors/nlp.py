@@ -186,13 +186,13 @@ def _lower_follows(text: str, pos: int) -> bool:
     return _LOWER_NEXT.match(text, pos) is not None
 
 
+_CLOCK_TIME_END = re.compile(r"\d\s*[ap]\.m$", re.IGNORECASE)
 _TIME_THEN_DAY = re.compile(r"[ \t]+(?:Mon|Tues?|Wed(?:nes)?|Thu(?:rs)?|Fri|Sat(?:ur)?|Sun)(?:day)?s?\b")
 
 
 def _time_before_day(text: str, dot: int, pos: int) -> bool:
     # "Orders placed by 1 p.m. Monday to Saturday" goes on: a day after a time says when.
-    return re.search(r"\d\s*[ap]\.m$", text[max(0, dot - 8) : dot], re.IGNORECASE) is not None \
-        and _TIME_THEN_DAY.match(text, pos) is not None
+    return _CLOCK_TIME_END.search(text[max(0, dot - 8) : dot]) is not None and _TIME_THEN_DAY.match(text, pos) is not None
 
 
 def _is_list_number(text: str, dot: int) -> bool:

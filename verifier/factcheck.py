@@ -84,6 +84,8 @@ def _asker_values(results: list[FactResult], question: str) -> list[FactResult]:
     against a bound the sources give: "On a £45 bouquet delivery is £5.95, since it is free only
     over £60" (question: "what does delivery cost on a £45 bouquet?"). Its `source_id` is None.
     Without such a bound the value stays missing: "Is the deposit $500?" is no evidence that it is."""
+    if not any(r.status == "missing" and r.fact.kind == "number" for r in results):
+        return results  # (most claims: no need to read the question's numbers again)
     asked = extract_numbers(question)
     bounds = [r.fact for r in results if r.status == "matched" and r.fact.kind == "number"
               and (r.fact.value.comparator != "eq" or r.fact.value.value is None)]  # type: ignore[union-attr]

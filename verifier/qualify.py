@@ -144,8 +144,10 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
         # the claim and that clause, either way: "同城不同门店还车免费" is no opposite of
         # "异地还车按距离收费", and "每月前3笔免费" is what "跨行取现每月前3笔不收费" says.
         # (the words come back normalised: 看诊 for 看診)
-        swapped = normalise(claim.text).lower().replace(swap[0], f" {swap[1]} ") if swap else ""
-        if swap and max(token_recall(swapped, part), token_recall(part, swapped)) >= _polarity_min_recall(claim.text):
+        if not swap:
+            continue
+        swapped = normalise(claim.text).lower().replace(swap[0], f" {swap[1]} ")
+        if max(token_recall(swapped, part), token_recall(part, swapped)) >= _polarity_min_recall(claim.text):
             # "不收费" against "免费": the opposite word under a negation says the same thing.
             return is_negated(claim.text) == is_negated(part)
     # "if you can't make it, you can ask for a refund": a negation inside a condition denies nothing.
