@@ -152,6 +152,8 @@ GOLD_SETS = {
     "decision_i": ("decision_gold_i.jsonl", decision_metrics),
     "engine_j": ("engine_gold_j.jsonl", claim_metrics),
     "decision_j": ("decision_gold_j.jsonl", decision_metrics),
+    "engine_k": ("engine_gold_k.jsonl", claim_metrics),
+    "decision_k": ("decision_gold_k.jsonl", decision_metrics),
 }
 
 
