@@ -118,7 +118,7 @@ def _zh_patterns() -> dict[str, re.Pattern[str]]:
     modal = r"将会|将|会|可以|可|需要|需|必须|须|应当|应该|应|能够|能|要|均|都"
     return {
         "sep": re.compile(r"(?<!\d),(?!\d)|[，;；]"),
-        "conj": re.compile(r"\s*(?:并且|并|而且|且|同时|此外|另外|以及|还|也|但是|但|而)\s*"),
+        "conj": re.compile(r"\s*(?:并且|并|而且|且|同时|此外|另外|以及|还(?!是)|也|但是|但|而)\s*"),
         "also": re.compile(r"\s*(?:还|也)\s*"),
         "modal": re.compile(rf"(?:{modal})"),
         "own_modal": re.compile(rf"\s*(?:不|未|无需|无须|{modal})"),
@@ -277,7 +277,8 @@ def zh_parts(doc: Doc, offset: int, norm: str, original: str) -> list[Part]:
                     next((g for g in group if _checkable_zh(g, norm)), group[-1]))
         prefix = ""
         if parts and not _own_subject(core, norm):
-            if not subject:
+            # (a semicolon ends a step: "先重新登录刷新一下；还是没到的话，在客服中心提交截图" is two)
+            if not subject and norm[group[0].start - 1 : group[0].start] not in (";", "；"):
                 parts[-1] = Part(parts[-1].start, group[-1].end, parts[-1].prefix)
                 continue
             # A modal or negation near the start of the clause replaces the carried one.

@@ -105,8 +105,8 @@ CUR_PREFIX = _expand(
         "HKD": ("hk$", "hkd", "港币", "港元"),
         "TWD": ("nt$", "ntd", "twd", "新台币", "台币"),
         "SGD": ("s$", "sgd"),
-        "AUD": ("a$", "aud"),
-        "CAD": ("c$", "cad"),
+        "AUD": ("au$", "a$", "aud"),
+        "CAD": ("ca$", "c$", "cad"),
         "CNY": ("¥", "￥", "rmb", "cny", "人民币"),
         "EUR": ("€", "eur"),
         "GBP": ("£", "gbp"),
@@ -144,7 +144,7 @@ CMP_PREFIX = _expand(
                "不应少于", "不应低于", "至少", "最少", "最低",
                "起码", "满", "from age"),
         "lt": ("less than", "fewer than", "under", "below", "before age", "younger than", "<", "低于", "少于", "不到", "不足", "未满"),
-        "gt": ("more than", "over", "above", "beyond", "exceeding", "greater than", "in excess of", "older than", ">", "超过",
+        "gt": ("more than", "over", "above", "beyond", "exceeding", "exceeds", "greater than", "in excess of", "older than", ">", "超过",
                "高于", "多于", "大于", "超出", "逾"),
     }
 )

@@ -103,8 +103,10 @@ def roles_agree(a: str, b: str) -> bool:
 # 签发"). X ends in a word for a body or a person and the action follows it directly
 # ("由市特种设备检验研究院实施": the doer is the institute, not "市特种设备" doing 检验).
 _ACTIONS_ZH = "签发|出具|审批|批准|审核|核准|签字|实施|办理|受理|负责|处理|发放|承担|支付|检验|检测|评估|安排|派发|派送|上门"
+# A deadline may stand between the doer and the action: "由充值支付组在24小时内处理".
+_WHEN_ZH = r"(?:在?[0-9一二两三四五六七八九十]+个?(?:工作日|小时|分钟|天|日|周|星期)内)?"
 _AGENT_ZH = re.compile(r"由(?P<agent>[^，。；、：,.;:！？!?\s由]{1,14}?(?:公司|部|院|所|中心|局|处|科|站|组|室|机构|单位|"
-                       rf"本人|人|方|师|员|行|店|商|厂|社|会|团队|平台))(?P<action>{_ACTIONS_ZH})")
+                       rf"本人|人|方|师|员|行|店|商|厂|社|会|团队|平台)){_WHEN_ZH}(?P<action>{_ACTIONS_ZH})")
 # "由直属主管审批后交财务部办理": an action, then the next step, is two doers, not one.
 _TWO_STEPS = re.compile(rf"(?:{_ACTIONS_ZH})(?:后|并|再|及)")
 
@@ -124,6 +126,11 @@ _PASSIVE_EN = re.compile(rf"\b(?:is|are|be|been|gets?)\s+(?:{_REVIEW_EN})(?:ed|d
                          r"who|which|if|when|for|at|itself)\b))")
 _ACTIVE_EN = re.compile(rf"(?:^|[,.;:]\s*|\b(?:and|then|that|so)\s+){_DOER_EN}\s+"
                         rf"(?:(?:will|must|should|would|can|may)\s+)?(?:{_REVIEW_EN})(?:es|s|e)?\b")
+# Whom to contact about something: "版税结算相关问题请联系版权结算部", "找内容运营部就行".
+_CONTACT_ZH = re.compile(r"(?:联系|联络|找|咨询|致电)(?P<agent>[^，。；、：,.;:！？!?\s]{1,12}?(?:部|组|中心|处|科|室|团队|窗口|专线|柜台))"
+                         r"(?![\u4e00-\u9fff]{0,2}(?:的|了解))")
+_CONTACT_EN = re.compile(r"\b(?:contact|call|email|e-mail|reach out to|get in touch with)\s+(?:the |our |your )?"
+                         r"(?P<agent>[a-z][a-z0-9&'’ -]{1,40}?(?:office|desk|team|unit|department|centre|center|hotline))\b")
 _PRONOUNS = frozenset("we you they it he she i which who that this these those there".split())
 
 
@@ -131,7 +138,7 @@ def find_agents(folded: str) -> list[tuple[str, int, int]]:
     """(value, start, end) for each doer of an action in normalised text; value "action:doer"."""
     found = [(f"{m['action']}:{m['agent']}", m.start("agent"), m.end("agent")) for m in _AGENT_ZH.finditer(folded)
              if not _TWO_STEPS.search(m["agent"])]
-    for pattern, action in ((_DESTINATION_ZH, "submit"), (_TO_WHOM_ZH, "submit"),
+    for pattern, action in ((_DESTINATION_ZH, "submit"), (_TO_WHOM_ZH, "submit"), (_CONTACT_ZH, "contact"), (_CONTACT_EN, "contact"),
                             (_PASSIVE_EN, "review"), (_ACTIVE_EN, "review")):
         for m in pattern.finditer(folded):
             agent = m["agent"].strip()

@@ -26,6 +26,10 @@ def _worked(analyzer, answer: str, value: str, question: str = "") -> str | None
     ("每人先付新台幣300元訂金，10個人就是3,000元。", "3,000元", "", "新台幣300元 × 10"),
     ("中介费按一个月工资的一半收，7000元月薪就是3500元。", "3500元", "", "7000元 × 一半"),
     ("运动鞋每双39元，两双是78元。", "78元", "", "每双39元 × 2"),
+    ("兩件夏季恤衫每件港幣165蚊，兩條裙每條港幣150蚊，總共港幣630蚊。", "港幣630蚊", "", "每件港幣165蚊 × 2 + 每條港幣150蚊 × 2"),
+    # A base price for the first items, then a price for each extra one.
+    ("A collection covers up to five sacks for £45, and each extra sack is £5, so eight sacks would come to £60.",
+     "£60", "", "£45 + (8 − 5) × £5"),
 ])
 def test_a_value_worked_out_in_one_step_is_found(analyzer, answer, value, question, how):
     assert _worked(analyzer, answer, value, question) == how
@@ -52,3 +56,31 @@ def test_a_worked_out_total_is_no_wrong_value(analyzer):
     # A wrong product stays a wrong value against the source's total.
     claim = lexical.verify("A private lesson is $110 each, so $200 for both of you.", [source]).claims[0]
     assert {f.text: f.status for f in claim.facts}["$200"] != "matched"
+
+
+def test_a_value_worked_out_from_the_sources_own_value_is_found(analyzer):
+    """"减半，也就是每月300元": the claim scales the source's 600元 by a share it states itself."""
+    from verifier import Verifier
+
+    lexical = Verifier("lexical", analyzer=analyzer)
+    source = {"id": "S1", "text": "正式员工每月享有餐补600元、交通补贴300元；试用期员工餐补减半。"}
+    facts = {f.text: f for f in lexical.verify("试用期员工餐补减半，也就是每月300元。", [source]).claims[0].facts}
+    assert (facts["每月300元"].status, facts["每月300元"].evidence_text) == ("matched", "600元 × 减半")
+    # A share that gives another value leaves the source's value standing against it.
+    facts = {f.text: f for f in lexical.verify("试用期员工餐补减半，也就是每月200元。", [source]).claims[0].facts}
+    assert (facts["每月200元"].status, facts["每月200元"].evidence_text) == ("mismatched", "600元")
+
+
+def test_the_model_reads_a_claim_without_the_sum_the_fact_check_worked_out(analyzer):
+    """NLI models cannot add up; once the sum is checked, the claim goes to the model without it.
+    A wrong sum is no working, so the model still reads it."""
+    from verifier import Verifier
+
+    lexical = Verifier("lexical", analyzer=analyzer)
+    source = {"id": "S1", "text": "Private lessons cost $110 per person."}
+    for answer, hypothesis in [("A private lesson is $110 each, so $220 for both of you.",
+                                "A private lesson is $110 each for both of you"),
+                               ("A private lesson is $110 each, so $200 for both of you.",
+                                "A private lesson is $110 each, so $200 for both of you")]:
+        prepared = lexical.prepare({"answer": answer, "sources": [source]})
+        assert {h for _, h in prepared.pairs()} == {hypothesis}

@@ -90,6 +90,8 @@ def test_a_day_after_a_time_goes_on_with_the_sentence(analyzer: Analyzer) -> Non
     ("同一地址洗满三台可以打八五折，所以实际是374元。", ["同一地址洗满三台可以打八五折，所以实际是374元"]),
     # "这" (from 这/束/花) is no subject to carry into the next clauses.
     ("这束花159元，不满199元，所以要付普通配送费15元。", ["这束花159元，不满199元，所以要付普通配送费15元"]),
+    # A semicolon ends a step even when the next has no subject; 还是 ("still") is no "also".
+    ("先重新登录刷新一下；还是没到的话，在客服中心提交订单截图。", ["先重新登录刷新一下", "还是没到的话，在客服中心提交订单截图"]),
 ])
 def test_chinese_consequences_and_pointers_stay_with_their_clause(analyzer: Analyzer, answer, claims) -> None:
     assert [c.text for c in split_claims(answer, analyzer=analyzer)] == claims

@@ -298,6 +298,11 @@ GUARANTEES = {"id": "S1", "text": "All fitted locks carry a 12-month workmanship
                                   "has a 3-year manufacturer warranty."}
 PICKUP = {"id": "S1", "text": "普通衣物取件时间为收衣后3天，羽绒服、大衣类为5天。"}
 SURCHARGE = {"id": "S1", "text": "固安锁匠行提供电子锁到府安装服务，基本安装费为1,500元，若门板需要重新开孔，另加收800元。"}
+COACHES = {"id": "S1", "text": "市内一日游（8小时、150公里以内）价格：19座1200元，33座1600元，49座2000元。"}
+MATTRESSES = {"id": "S1", "text": "Nimbus mattresses carry a 10-year limited warranty from the delivery date; the "
+                                  "Nimbus Luxe carries a 15-year warranty."}
+WATER_COOLERS = {"id": "S1", "text": "饮水机可租用，温热款每月15元，冷热款每月25元；一次性购买100桶水票赠送温热款饮水机一台。"}
+SKI_KIT = {"id": "S1", "text": "租赁提供双板滑雪套装（含雪板、雪鞋、雪杖）每天150元，单板套装每天180元，头盔每天30元。"}
 TYRES = {"id": "S1", "text": "Roadgrip charges $25 per tyre for fitting and balancing on wheels up to 18 inches, and $35 "
                              "per tyre for 19-inch wheels and larger."}
 
@@ -346,6 +351,21 @@ TYRES = {"id": "S1", "text": "Roadgrip charges $25 per tyre for fitting and bala
     # "inches" and "19-inch" are one word: the 17-inch wheel is the first case, not the 19-inch one.
     (TYRES, "Fitting and balancing on 17-inch wheels is $25 a tyre.", []),
     (TYRES, "Fitting and balancing on 19-inch wheels is $25 a tyre.", [("$25", "$35")]),
+    # A count may name the case (33座).
+    (COACHES, "33座的车市内一日游是2000元。", [("2000元", "1600元")]),
+    (COACHES, "33座的车市内一日游是1600元。", []),
+    # A claim that names the plain case (Nimbus) and not the variant (Nimbus Luxe) takes the plain value.
+    (MATTRESSES, "The standard Nimbus has a 15-year warranty from delivery.", [("15-year", "10-year")]),
+    (MATTRESSES, "The Nimbus Luxe has a 15-year warranty.", []),
+    (MATTRESSES, "The standard Nimbus has a 10-year warranty from delivery.", []),
+    # A topic clause (饮水机可租用) leads only the first case, whose own case is 温热款; a ；after
+    # the last value ends that case.
+    (WATER_COOLERS, "冷热款饮水机每月租金15元。", [("15元", "每月25元")]),
+    (WATER_COOLERS, "温热款饮水机每月租金15元。", []),
+    (WATER_COOLERS, "冷热款饮水机每月租金25元。", []),
+    # 双板套装 shares 板套 with 单板套装 and is its sibling, not it.
+    (SKI_KIT, "双板套装每天150元。", []),
+    (SKI_KIT, "单板套装每天150元。", [("每天150元", "每天180元")]),
 ])
 def test_a_value_belongs_to_the_case_the_sentence_gives_it_for(lexical, source, answer, values):
     (claim,) = lexical.verify(answer, [source]).claims
@@ -396,6 +416,16 @@ def test_a_bound_at_the_edge_of_another_value_does_not_confirm_a_plain_value(lex
     source = {"id": "S1", "text": "洗好的衣物本店免费保管60天，超过60天未取的，按每件每天1元收取保管费。"}
     (claim,) = lexical.verify("洗好的衣服店里可以免费保管90天。", [source]).claims
     assert [(f.text, f.evidence_text) for f in claim.facts if f.status == "mismatched"] == [("90天", "60天")]
+
+
+def test_a_bound_without_the_claims_period_does_not_confirm_a_price_per_period(lexical):
+    """"up to $2,000" is the cover, not the premium: "$19 a month" is set against the monthly prices."""
+    source = {"id": "S1", "text": "Contents insurance is compulsory and costs $9 per month for cover up to $2,000, or "
+                                  "$15 per month for cover up to $5,000."}
+    (claim,) = lexical.verify("$5,000 of cover is $19 a month.", [source]).claims
+    assert [(f.text, f.evidence_text) for f in claim.facts if f.status == "mismatched"] == [("$19 a month", "$15 per month")]
+    (claim,) = lexical.verify("$5,000 of cover is $15 a month.", [source]).claims
+    assert claim.label == "supported", claim.reason
 
 
 def test_the_next_sentence_may_give_the_claims_case_its_own_value(lexical):
@@ -611,10 +641,14 @@ def test_a_role_is_checked_against_the_role_that_does_the_same(lexical, answer, 
     ("烟道维修由合作的金石建筑维修公司报价。", []),
     ("电梯每年一次的定期检验由负责维保的公司实施。", [("负责维保的公司", "市特种设备检验研究院")]),
     ("电梯每年一次的定期检验由市特种设备检验研究院实施。", []),
+    # A deadline may stand between the doer and the action; the other team handles another matter.
+    ("还没到账就提交订单截图，由账号安全组在24小时内处理。", [("账号安全组", "充值支付组")]),
+    ("还没到账就提交订单截图，由充值支付组在24小时内处理。", []),
 ])
 def test_who_does_an_action_is_checked_against_who_does_it_in_the_source(lexical, answer, values):
     source = {"id": "S1", "text": "清扫后出具的服务报告由我公司技术部签发，可用于物业消防检查备案。烟道如需维修，由合作的金石建筑维修公司"
-                                  "另行报价。电梯的定期检验每年一次，须由市特种设备检验研究院实施。"}
+                                  "另行报价。电梯的定期检验每年一次，须由市特种设备检验研究院实施。仍未到账的，提交订单截图，"
+                                  "由充值支付组在24小时内处理。账号被盗问题由账号安全组处理。"}
     (claim,) = lexical.verify(answer, [source]).claims
     assert [(f.text, f.evidence_text) for f in claim.facts if f.status == "mismatched"] == values
 
@@ -701,3 +735,40 @@ def test_a_day_inside_a_stated_period_is_found(lexical, answer, status):
     assert day.status == status
     if status == "matched":
         assert day.evidence_text == "7 November to 27 December"
+
+
+@pytest.mark.parametrize("answer, values", [
+    ("The Rescue Diver course costs $429.", [("$429", "$495")]),
+    ("The Rescue Diver course costs $495.", []),
+    # "The course" after the Advanced Open Water sentence is that course; the Rescue Diver clause
+    # names it only as a prerequisite.
+    ("The Advanced Open Water course costs $429.", []),
+])
+def test_a_value_from_a_sentence_without_the_claims_name_does_not_clear_it(lexical, answer, values):
+    """The sentence that names the claim's course gives another price; a less relevant sentence
+    with the claim's price names no course, so it is about another one."""
+    source = {"id": "S1", "text": "Our Advanced Open Water course runs over two weekends. The course costs $429, including "
+                                  "boat fees and equipment. The Rescue Diver course takes three days and costs $495; it "
+                                  "requires Advanced Open Water."}
+    (claim,) = lexical.verify(answer, [source]).claims
+    assert [(f.text, f.evidence_text) for f in claim.facts if f.status == "mismatched"] == values
+
+
+@pytest.mark.parametrize("answer, values", [
+    ("版税对账有问题的话，找内容运营部就行。", [("内容运营部", "版权结算部")]),
+    ("版税对账有问题的话，找版权结算部就行。", []),
+    ("歌曲要下架的话，联系客户服务中心。", [("客户服务中心", "内容运营部")]),
+    ("If you have questions about your ChemStore account, contact the Chemical Safety Office.",
+     [("Chemical Safety Office", "Procurement Help Desk")]),
+    ("If you have questions about your ChemStore account, contact the Procurement Help Desk.", []),
+])
+def test_whom_to_contact_is_the_one_the_source_names_for_the_matter(lexical, answer, values):
+    """A page that names a contact per matter: the claim's contact must be its matter's, which is
+    judged on the words other than the contacts' names."""
+    source = {"id": "S1", "text": "版税结算相关问题请联系版权结算部；歌曲上线、下架及信息修改请联系内容运营部；账户登录问题请联系客户服务中心。"
+                                  "For questions about your ChemStore account or an order, contact the Procurement Help "
+                                  "Desk; for safety data sheets and storage rules, contact the Chemical Safety Office."}
+    claim = lexical.verify(answer, [source]).claims[-1]
+    doers = [f for f in claim.facts if f.kind == "qualifier" and f.value["slot"] == "agent"]
+    assert [(f.text, f.evidence_text) for f in doers if f.status == "mismatched"] == values
+    assert (claim.label == "contradicted") == bool(values)

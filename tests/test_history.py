@@ -37,6 +37,10 @@ PLAN = ("Quillnet Unlimited Plus plan sheet, effective 2026-02-01. Unlimited Plu
     ("2026年度考试报名时间为8月1日至8月25日。2025年报名费为每科150元。报名费为每科180元。", [False, True, False]),
     ("2027年起手续费为30元。2026年起手续费为25元。", [False, False]),
     ("2026年度汇算办理时间为2027年3月1日至2027年6月30日。", [False]),  # the sentence names the newest year too
+    # A sentence that opens on the season or year before; "last year" as a baseline is not one.
+    ("Our Basic plan (CA$549) plows after every snowfall. Last season the Basic plan cost CA$519. Revenue rose "
+     "12% compared with last year.", [False, True, False]),
+    ("年费为1200元。去年年费为1000元。", [False, True]),
 ])
 def test_past_sentences(text, past):
     assert [s.past for s in segment_source(Source(id="S1", text=text)).sentences] == past
@@ -47,6 +51,7 @@ def test_past_sentences(text, past):
     ("The plan was $50 per month.", True),
     ("Before February 1, 2026 the plan cost $50.", True),
     ("去年的额度是20万元。", True),
+    ("Last season the Basic plan cost CA$519.", True),
     ("最高贷款额度为20万元。", False),
 ])
 def test_claims_about_the_past(analyzer, answer, past):

@@ -295,6 +295,16 @@ def test_age_bounds_in_words(text, comparator):
     assert fact.value.comparator == comparator
 
 
+@pytest.mark.parametrize("text, comparator", [
+    ("The course runs over one day", "eq"), ("The programme is spread over two weeks", "eq"),
+    ("Orders over $75 ship free", "gt"), ("Kids over 12 pay full fare", "gt"),
+    ("when the platform height exceeds 4 metres", "gt"), ("a fee not to exceed $50", "le"),
+])
+def test_over_after_a_verb_of_duration_says_how_long(text, comparator):
+    (fact,) = extract_numbers(text)
+    assert fact.value.comparator == comparator
+
+
 @pytest.mark.parametrize("text, value, unit", [
     ("The card lasts a year", 1, "year"), ("It is valid for a month", 1, "month"), ("Delivery takes a fortnight", 2, "week"),
 ])

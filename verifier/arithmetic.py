@@ -39,10 +39,12 @@ _MAX_MULTIPLIER = 100
 _CENT = Decimal("0.01")
 
 
-def worked_out(fact: Fact, claim: Claim, earlier: str = "", question: str = "") -> str | None:
+def worked_out(fact: Fact, claim: Claim, earlier: str = "", question: str = "",
+               given: Fact | None = None) -> str | None:
     """How the claim works `fact` out ("$110 × 2"), or None when it does not. `earlier`: the
     answer before the claim, whose values the claim may build on ("三台加起来440元。……打八五折，
-    所以实际是374元")."""
+    所以实际是374元"). `given`: the value the source states for the claim's slot, which the claim
+    may scale by a share or count it states ("试用期员工餐补减半，也就是每月300元" against 600元)."""
     target = _amount(fact)
     if target is None or fact.kind != "number":
         return None
@@ -53,10 +55,39 @@ def worked_out(fact: Fact, claim: Claim, earlier: str = "", question: str = "") 
     text = f"{earlier}\n{before}"
     stated = [f for f in extract_numbers(text) if f.kind == "number"]
     same = [(f.text, a) for f in stated if _same_kind(f, fact) and (a := _amount(f)) is not None]
-    if not same:
-        return None
     counts = _counts(f"{text}\n{after}\n{question}", stated)  # "so $220 for both of you"
     shares = _shares(text, stated)
+    how = _from_stated(target, same, counts, shares)
+    if how is None and given is not None and given.kind == "number" and _same_kind(given, fact) \
+            and (a := _amount(given)) is not None:
+        how = next((f"{given.text} × {label}" for label, factor in [*((str(m), Decimal(m)) for m in counts), *shares]
+                    if _equal(a * factor, target)), None)
+    return how
+
+
+def working(claim: Claim, earlier: str = "", question: str = "") -> list[str]:
+    """The pieces of the claim's text that work a value out, from the cue to the value: "，三台
+    加起来440元", "so $220". The model cannot do the sum, and reads a correct one as a claim the
+    source does not make; once the sum is checked here, the model reads the claim without it."""
+    pieces = []
+    for fact in claim.facts:
+        if fact.kind != "number" or worked_out(fact, claim, earlier, question) is None:
+            continue
+        before = claim.source_text[: fact.start - claim.start]
+        cue = [m for m in _RESULT_CUE.finditer(before)]
+        if cue:
+            # The whole clause goes, with its comma: "，7000元月薪就是3500元" (its inputs read alone
+            # look like a rival value to the model).
+            commas = [m.start() for m in re.finditer(r"[，,;；]", before[: cue[-1].start() + 1])]
+            start = commas[-1] if commas else cue[-1].start()
+            end = fact.end - claim.start
+            total = _TOTAL_AFTER.match(claim.source_text, end)  # "so $105 in total"
+            pieces.append(claim.source_text[start : total.end() if total else end])
+    return pieces
+
+
+def _from_stated(target: Decimal, same: list[tuple[str, Decimal]], counts: list[int],
+                 shares: list[tuple[str, Decimal]]) -> str | None:
     for written, a in same:
         for m in counts:
             if _equal(a * m, target):
@@ -73,11 +104,18 @@ def worked_out(fact: Fact, claim: Claim, earlier: str = "", question: str = "") 
     for (ta, a), (tb, b) in combinations(same, 2):
         if _equal(abs(a - b), target):
             return f"{ta} − {tb}" if a > b else f"{tb} − {ta}"
-        for m in counts:  # "$62 each for the two of you and $48 for your child, $172 in total"
-            if _equal(a * m + b, target):
-                return f"{ta} × {m} + {tb}"
-            if _equal(b * m + a, target):
-                return f"{tb} × {m} + {ta}"
+        # "$62 each for the two of you and $48 for your child, $172 in total"; "兩件恤衫每件165蚊，
+        # 兩條裙每條150蚊，總共630蚊"
+        for m, n in [(m, n) for m in counts for n in [1, *counts]]:
+            if _equal(a * m + b * n, target):
+                return f"{ta} × {m} + {tb}" + (f" × {n}" if n > 1 else "")
+            if _equal(b * m + a * n, target):
+                return f"{tb} × {m} + {ta}" + (f" × {n}" if n > 1 else "")
+        # "up to five sacks for £45, and each extra sack is £5, so eight sacks would come to £60"
+        for k, m in combinations(counts, 2):
+            for (tx, x), (ty, y) in (((ta, a), (tb, b)), ((tb, b), (ta, a))):
+                if _equal(x + (m - k) * y, target):
+                    return f"{tx} + ({m} − {k}) × {ty}"
     return None
 
 

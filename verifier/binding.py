@@ -54,7 +54,11 @@ def value_groups(text: str, offset: int, values: list[Fact], start: int = 0, end
             head = max((m.end() for m in re.finditer(r"[:：]", text[start : values[0].start - offset])), default=0)
             # The groups end with the sentences of their values (`text` may be a window of several).
             first = max((m.end() for m in _SENTENCE_END.finditer(text, start, values[0].start - offset)), default=start)
-            last = next((m.end() for m in _SENTENCE_END.finditer(text, values[-1].end - offset, end)), end)
+            # A stronger boundary after the last value ends its case too: "冷热款每月25元；一次性购买…".
+            after = values[-1].end - offset
+            ends = [m.end() for m in [_SENTENCE_END.search(text, after, end)] if m]
+            ends += [m.start() for p in _BOUNDARIES[1:level] for m in [p.search(text, after, end)] if m]
+            last = min(ends, default=end)
             bounds = [max(start + head, first), *cuts, last]
             return [Group(a, b, tuple(v for v in values if a <= v.start - offset < b))
                     for a, b in zip(bounds, bounds[1:])]
@@ -80,7 +84,8 @@ def case_words(text: str, known_names: frozenset[str] = frozenset()) -> frozense
     names = _keys(" ".join(re.findall(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}", text)))
     names |= _keys(" ".join(re.findall(r"(?:^|(?<=[.!?;]\s))[A-Z][a-z]{2,}", text))) & known_names
     # A bracketed word right after the lead is its variant: 羽絨（短款）.
-    lead = re.match(r"\W*((?:[A-Za-z][A-Za-z0-9]*)?[\u4e00-\u9fff]{2,})(?:[（(]([^）)]{1,8})[）)])?", text)
+    # A count may lead the case: "19座1200元，33座1600元".
+    lead = re.match(r"\W*((?:[A-Za-z][A-Za-z0-9]*)?[\u4e00-\u9fff]{2,}|\d+[\u4e00-\u9fff])(?:[（(]([^）)]{1,8})[）)])?", text)
     if not lead:
         return names
     return names | frozenset(content_tokens(lead.group(1))[:2]) | frozenset(content_tokens(lead.group(2) or ""))
@@ -152,6 +157,8 @@ def _rival(fact: Fact, agree: Fact, groups: list[Group], here: Group, text: str,
     side = _english_sides(groups, text, offset)
     known, values = names_in(text), frozenset().union(*(_keys(v.text) for g in groups for v in g.values))
     named = {id(g): (case_words(text[g.start:g.end], known) or side.get(id(g), frozenset())) - values for g in groups}
+    if (lead := _first_case_clause(groups, text, offset)) is not None:
+        named[id(groups[0])] = case_words(text[lead:groups[0].end], known) - values
     # A claim that names no case takes it from the sentence it was cut from ("青云盘普通会员每月
     # 12元，……，单个文件最大可以上传50GB") or from the question ("我是普通会员").
     namer = mine if mine & frozenset().union(*named.values()) else context
@@ -168,15 +175,47 @@ def _rival(fact: Fact, agree: Fact, groups: list[Group], here: Group, text: str,
         keeps = (mine | context) & named[id(here)] if mine & (named[id(g)] - own(here)) else cleared
         if window and not (mine - named[id(g)]) & own(g):
             continue
-        names_other = not keeps - own(g) and named[id(here)] - own(g) and namer & (named[id(g)] - own(here))
+        names_other = (not keeps - own(g) and named[id(here)] - own(g) and namer & (named[id(g)] - own(here))
+                       and not _names_sibling(namer, text[g.start:g.end]))
+        # "the standard Nimbus" against "Nimbus mattresses carry a 10-year …; the Nimbus Luxe carries a
+        # 15-year warranty": the claim names the plain case, not the variant.
+        base = bool(named[id(g)]) and named[id(g)] < named[id(here)] and named[id(g)] <= mine | context \
+            and not (named[id(here)] - named[id(g)]) & (mine | context)
         one_sentence = not _SENTENCE_END.search(text, min(g.start, here.start), max(g.end, here.end) - 1)
         slot_other = fact.kind == "number" and one_sentence and _slot_elsewhere(mine, own(here), own(g))
         if (value is not None and _parallel(agree, value) and compare_facts(fact, value) == "different"
                 and compare_facts(agree, value) != "equal"
                 and not any(compare_facts(o, value) == "equal" for o in claim_facts)
-                and (names_other or slot_other)):
+                and (names_other or slot_other or base)):
             found.append(value)
     return found[0] if len(found) == 1 else None
+
+
+def _first_case_clause(groups: list[Group], text: str, offset: int) -> int | None:
+    """Where the first group's own case starts when a topic clause leads it and the later groups
+    have none: in "饮水机可租用，温热款每月15元，冷热款每月25元" the first case is 温热款, not the topic
+    饮水机 (which a claim about 冷热款 names too). None when every group has a clause before its
+    value ("个人用户，每桶22元；企业用户，每桶18元": there the clause is the case)."""
+    if len(groups) < 2 or not _CJK.search(text[groups[0].start:groups[0].end]):
+        return None
+    def clause_cut(g: Group) -> int | None:
+        head = text[g.start:g.values[0].start - offset]
+        cut = max((m.end() for m in re.finditer(r"[，,]", head.lstrip(" ,;，；、"))), default=None)
+        return None if cut is None else g.start + len(head) - len(head.lstrip(" ,;，；、")) + cut
+    if any(clause_cut(g) is not None for g in groups[1:]):
+        return None
+    return clause_cut(groups[0])
+
+
+def _names_sibling(namer: frozenset[str], group_text: str) -> bool:
+    """Whether the claim names a sibling of the group's Chinese case rather than the case: 双板套装
+    beside 单板套装, 冷热款 beside 温热款. The shared character pair (板套, 热款) says only that
+    both are cases of one kind; the lead pair (单板) is the one that names it."""
+    lead = re.match(r"\W*([\u4e00-\u9fff]{2,})", group_text.strip(" ,;，；、"))
+    first = content_tokens(lead.group(1))[:1] if lead else []
+    if not first or len(first[0]) != 2 or first[0] in namer:
+        return False
+    return any(len(t) == 2 and t[1] == first[0][1] and t != first[0] and _CJK.match(t) for t in namer)
 
 
 def _slot_elsewhere(mine: frozenset[str], here: frozenset[str], other: frozenset[str]) -> bool:

@@ -17,9 +17,10 @@ from extractors import Claim, Fact, extract_numbers
 from extractors.compare import compare_facts, other_side, same_dimension, same_slot
 from extractors.qualifiers import is_negated
 from extractors.schema import DateValue
+from extractors.text import match_key
 from extractors.tokens import content_tokens
 from verifier.arithmetic import worked_out
-from verifier.binding import bound_elsewhere, condition_elsewhere
+from verifier.binding import _SENTENCE_END, bound_elsewhere, condition_elsewhere
 from verifier.candidates import Candidate
 from verifier.labels import swapped_label
 from verifier.segment import Span
@@ -75,7 +76,8 @@ def _worked_out(result: FactResult, claim: Claim, earlier_answer: str, question:
     value (`verifier.arithmetic`); `evidence_text` says how, `source_id` is None."""
     if result.status == "matched" or result.fact.kind != "number" or result.past:
         return result
-    how = worked_out(result.fact, claim, earlier_answer, question)
+    given = result.evidence if result.status == "mismatched" else None
+    how = worked_out(result.fact, claim, earlier_answer, question, given)
     return result if how is None else FactResult(result.fact, "matched", None, how)
 
 
@@ -125,6 +127,7 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
     # clearly about the claim (or whose slot words appear anywhere in the claim) is a mismatch
     # unless a less relevant span still agrees ("Orders over $75 ship free" after "$14.99").
     deferred: FactResult | None = None
+    deferred_span: Span | None = None
     # A value the claim itself states for another item is no rival: "$0.25 a minute in Zone 1 and $1.50 in Zone 2".
     own = [f for f in claim.facts if f is not fact] if claim is not None else []
     for cand in ranked:
@@ -142,6 +145,9 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
                 or condition_elsewhere(fact, agree, cand.span, claim)
             if rival is not None:
                 return FactResult(fact, "mismatched", rival, rival.text, cand.span.source_id)
+            if deferred is not None and claim is not None and agree in cand.span.facts \
+                    and _named_only_in(claim, fact, _clause_text(deferred, deferred_span), _sentence_of(agree, cand.span)):
+                return deferred
             return FactResult(fact, "matched", agree, agree.text, cand.span.source_id)
         if cand.relevance < min_relevance:
             continue
@@ -163,8 +169,37 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
                      or claim_words & frozenset(content_tokens(o.context))
                      or clause_shares_words(o, cand.span, claim_words - frozenset(content_tokens(fact.text)))), None)
         if weak is not None and deferred is None:
-            deferred = FactResult(fact, "mismatched", weak, weak.text, cand.span.source_id)
+            deferred, deferred_span = FactResult(fact, "mismatched", weak, weak.text, cand.span.source_id), cand.span
     return deferred or FactResult(fact, "missing")
+
+
+def _sentence_of(fact: Fact, span: Span) -> str:
+    """The sentence of `span` (a window of several, maybe) that holds `fact`."""
+    at = fact.start - span.start
+    start = max((m.end() for m in _SENTENCE_END.finditer(span.text, 0, at)), default=0)
+    end = next((m.end() for m in _SENTENCE_END.finditer(span.text, at)), len(span.text))
+    return span.text[start:end]
+
+
+def _clause_text(result: FactResult, span: Span) -> str:
+    a, b = span.clause_of(result.evidence)  # type: ignore[arg-type]
+    return span.text[a:b]
+
+
+def _named_only_in(claim: Claim, value: Fact, named: str, agreeing: str) -> bool:
+    """Whether the claim's name stands in the clause with the other value and not in the sentence
+    that agrees: "The Rescue Diver course costs $429" against "The Rescue Diver course … costs
+    $495" and, of another course, "The course costs $429". The less relevant sentence is then
+    about something else, and does not clear the claim."""
+    here, there = match_key(named), match_key(agreeing)
+    # The name must lead the claim's value, as the thing it is the value of; a place ("within the
+    # continental US") only says where.
+    keys = [match_key(f.text) for f in claim.facts if f.kind == "entity" and f.value.label not in _PLACES  # type: ignore[union-attr]
+            and f.end <= value.start]
+    return any(k and k in here and k not in there for k in keys)
+
+
+_PLACES = frozenset({"GPE", "LOC", "NORP"})
 
 
 def _unit_implied(fact: Fact, span: Span) -> Fact | None:
@@ -239,9 +274,15 @@ def _rival_limit(fact: Fact, agree: Fact, verdicts: list[tuple[Fact, str]]) -> b
     14 days") when the same span states the limit itself with another value ("within 14 days").
     `verdicts`: each number of the span with its comparison to `fact`. Nor is a plain value
     ("保管90天") confirmed by a bound ("超过60天") that is the edge of another plain value the
-    span states ("免费保管60天，超过60天未取的……")."""
+    span states ("免费保管60天，超过60天未取的……"), nor a price per period ("$19 a month") by a bound
+    without that period ("cover up to $2,000") when the span states other prices per that period
+    ("$9 per month …, or $15 per month")."""
     comparator = fact.value.comparator  # type: ignore[union-attr]
     if comparator == "eq":
+        per = fact.value.per  # type: ignore[union-attr]
+        if per and agree.value.comparator != "eq" and agree.value.per != per and any(  # type: ignore[union-attr]
+                v == "different" and o.value.comparator == "eq" and o.value.per == per for o, v in verdicts):  # type: ignore[union-attr]
+            return True
         edge = agree.value.value  # type: ignore[union-attr]
         return agree.value.comparator != "eq" and edge is not None and any(  # type: ignore[union-attr]
             v == "different" and o.value.comparator == "eq" and o.value.value == edge for o, v in verdicts)  # type: ignore[union-attr]

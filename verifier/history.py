@@ -30,7 +30,10 @@ from extractors.qualifiers import clauses
 from extractors.text import normalise
 
 _SAYS_SO = re.compile(r"\b(?:previously|formerly|used to|no longer|until recently)\b|此前|以前|原为|原来|曾经|旧版|"
-                      r"上一版|不再", re.IGNORECASE)
+                      r"上一版|不再"
+                      # a sentence that opens on the season or year before ("Last season the Basic plan cost CA$519")
+                      r"|^\W*(?:in |during )?last (?:season|year|summer|winter|spring|autumn|fall)\b|^\W*(?:去年|上一?季)",
+                      re.IGNORECASE)
 _BEFORE = re.compile(r"\b(?:before|prior to|until)\s*$", re.IGNORECASE)
 _BEFORE_ZH = re.compile(r"\s*(?:之前|以前|前)")
 _PAST_TENSE = re.compile(r"\b(?:was|were|had)\b", re.IGNORECASE)
@@ -43,7 +46,8 @@ _EDITION = re.compile(r"\b(?:edition|version)\b|年版|版本", re.IGNORECASE)
 # "The 2025 edition", "2025年版": a year the date extractor leaves alone (it is a name here).
 _EDITION_YEAR = re.compile(r"\b((?:19|20)\d\d)\s+(?:edition|version)\b|((?:19|20)\d\d)\s*年版", re.IGNORECASE)
 # Claims that speak of the past may rest on past sentences.
-_CLAIM_PAST = re.compile(r"\b(?:was|were|had|previously|formerly|used to|before|prior to|earlier|last year|ago|"
+_CLAIM_PAST = re.compile(r"\b(?:was|were|had|previously|formerly|used to|before|prior to|earlier|"
+                         r"last (?:year|season|summer|winter|spring|autumn|fall)|ago|"
                          r"up from|down from)\b|此前|以前|之前|原来|原为|曾|去年|上一|旧", re.IGNORECASE)
 
 

@@ -11,6 +11,7 @@ Verification runs in three phases so that model calls can be batched across answ
 from __future__ import annotations
 
 import functools
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -18,6 +19,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from extractors import Analyzer, Claim, Fact, detect_language, extract_entities, split_claims
 from models import NLIModel, NLIScores, Pair, load_model
 from verifier.cache import VerifierCache, content_hash
+from verifier.arithmetic import working
 from verifier.candidates import Candidate, SpanIndex
 from verifier.canonical import claim_for_span, model_pair
 from verifier.conflicts import claim_conflicts, unresolved
@@ -57,14 +59,29 @@ class PreparedAnswer:
             if claim.sentence:
                 sentence_facts.setdefault(claim.sentence, {}).update({(f.start, f.end): f for f in claim.facts})
         for claim, cands in zip(self.claims, self.candidates):
+            text, sentence = self._without_working(claim)
             for c in cands:
-                evidence, hypothesis = model_pair(c.span, claim.text, claim.facts)
+                evidence, hypothesis = model_pair(c.span, text, claim.facts)
                 out.append((evidence, hypothesis))
                 if claim.sentence:
                     facts = list(sentence_facts[claim.sentence].values())
-                    out.append((evidence, claim_for_span(claim.sentence, facts, c.span.facts, c.span.text)))
+                    out.append((evidence, claim_for_span(sentence, facts, c.span.facts, c.span.text)))
         self._pairs = out
         return out
+
+    def _without_working(self, claim: Claim) -> tuple[str, str]:
+        """The claim and its sentence as the model reads them: without the sums the fact check
+        works out (`verifier.arithmetic.working`)."""
+        text, sentence = claim.text, claim.sentence
+        for piece in working(claim, self.request.answer[: claim.start], self.request.question or ""):
+            # (a claim that is only the sum keeps it)
+            text, sentence = (cut if len(_WORDLIKE.findall(cut)) >= _MIN_LEFT else whole
+                              for whole in (text, sentence) for cut in [whole.replace(piece, "", 1)])
+        return text, sentence
+
+
+_WORDLIKE = re.compile(r"[A-Za-z]+|[\u4e00-\u9fff]|\d+")
+_MIN_LEFT = 4
 
 
 def _ms(since: float) -> float:

@@ -64,12 +64,12 @@ def check_qualifiers(claim: Claim, facts: list[FactResult], candidates: list[Can
     results: list[FactResult] = []
     for slot in dict.fromkeys(q.slot for q in own):
         mine = [q for q in own if q.slot == slot]
-        for place in places:
+        for place in (_matter_places(claim, mine, support) if slot == "agent" else []) + places:
             theirs = [q for q in find_qualifiers(place.text) if q.slot == slot]
             if slot == "role":
                 theirs = _same_action(claim.source_text, mine, place.text, theirs)
             elif slot == "agent":  # only a doer of the same action says who does it
-                theirs = [t for t in theirs if any(t.value.partition(":")[0] == m.value.partition(":")[0] for m in mine)]
+                theirs = _same_doing(mine, theirs)
             if not theirs:
                 continue
             pair = next(((m, t) for t in theirs for m in mine if qualifiers_agree(slot, m.value, t.value)), None)
@@ -97,6 +97,35 @@ def _same_action(claim_text: str, mine: list[Qualifier], place_text: str, theirs
         return theirs
     acting = [t for t in theirs if action(place_text, t) in wanted]
     return acting or theirs
+
+
+def _same_doing(mine: list[Qualifier], theirs: list[Qualifier]) -> list[Qualifier]:
+    return [t for t in theirs if any(t.value.partition(":")[0] == m.value.partition(":")[0] for m in mine)]
+
+
+def _matter_places(claim: Claim, mine: list[Qualifier], support: Candidate | None) -> list[_Place]:
+    """The clause of the supporting span about the claim's matter, when the span names a doer per
+    matter ("版税结算相关问题请联系版权结算部；歌曲上线……请联系内容运营部"): the claim's doer must be
+    that clause's. Which clause is judged on the words other than the doers' names, which would
+    otherwise pick the clause naming the claim's doer, right or wrong."""
+    if support is None:
+        return []
+    text = support.span.text
+    theirs = _same_doing(mine, [q for q in find_qualifiers(text) if q.slot == "agent"])
+    parts = [(a, b) for a, b in clauses(text) if any(a <= t.start < b for t in theirs)]
+    if len(parts) < 2:
+        return []
+    def without_doers(text: str, doers: list[Qualifier], offset: int = 0) -> str:
+        for q in sorted(doers, key=lambda q: -q.start):
+            text = text[: q.start - offset] + " " + text[q.end - offset :]
+        return text
+    matter = without_doers(claim.source_text, mine)
+    scores = sorted(((token_recall(matter, without_doers(text[a:b], [t for t in theirs if a <= t.start < b], a)), (a, b))
+                     for a, b in parts), reverse=True)
+    if scores[0][0] <= scores[1][0]:
+        return []
+    a, b = scores[0][1]
+    return [_Place(support.span.source_id, text[a:b])]
 
 
 def asker_qualifiers(question: str | None) -> dict[str, set[str]]:
