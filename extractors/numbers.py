@@ -97,7 +97,8 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         # "a 30-day window", "a 6-month probation": a hyphen joins an English unit too.
         "unit": re.compile(r"(?:" + _SP + r"|-(?=[A-Za-z]))(?P<u>" + alternation(UNITS) + r")", re.IGNORECASE),
         "per": re.compile(
-            _SP + r"(?P<m>/|(?<![A-Za-z])(?:per|a|an|each)(?= )|每|一)" + _SP + r"(?P<p>" + alternation(PER_WORDS) + r")"
+            # "£96 for the year": a price for the whole period is a price per period
+            _SP + r"(?P<m>/|(?<![A-Za-z])(?:per|a|an|each|for the|for a)(?= )|每|一)" + _SP + r"(?P<p>" + alternation(PER_WORDS) + r")"
             + r"(?![ ]?(?:earlier|ago|before|later|prior))",
             re.IGNORECASE,
         ),
@@ -272,7 +273,7 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
     p = _patterns()
     if pre and pre.group("per"):
         per = PER_WORDS[pre.group("perw")]  # "每人每晚": the nearest rate word is the slot's
-    if (pm := p["per"].match(n, end, hi)) and (currency or unit or pm.group("m").lower() not in ("a", "an", "一")):
+    if (pm := p["per"].match(n, end, hi)) and (currency or unit or pm.group("m").lower() not in ("a", "an", "一", "for the", "for a")):
         per, end = PER_WORDS[phrase_key(pm.group("p"))], pm.end()  # "3 a day" is too loose without a unit
     if pre and pre.group("cmp") and not _over_is_during(n, pre):
         comparator = CMP_PREFIX[phrase_key(pre.group("cmp"))]

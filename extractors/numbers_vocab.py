@@ -74,6 +74,10 @@ UNITS = _expand(
         "transaction": ("transactions", "transaction", "笔"),
         "point": ("points", "point", "个积分", "积分"),  # loyalty points: 8000积分一晚
         "kWh": ("kilowatt-hours", "kilowatt hours", "kilowatt-hour", "kilowatt hour", "kwh", "千瓦时", "度"),
+        # floor area: "100平方米以内", colloquially "90平"
+        "m2": ("square metres", "square meters", "square metre", "square meter", "sq m", "m²", "sqm", "平方米",
+               "平方公尺", "平米", "平方", "平"),
+        "km2": ("square kilometres", "square kilometers", "sq km", "km²", "平方公里", "平方千米"),
     }
 )
 

@@ -129,8 +129,11 @@ _ACTIVE_EN = re.compile(rf"(?:^|[,.;:]\s*|\b(?:and|then|that|so)\s+){_DOER_EN}\s
 # Whom to contact about something: "版税结算相关问题请联系版权结算部", "找内容运营部就行".
 _CONTACT_ZH = re.compile(r"(?:联系|联络|找|咨询|致电)(?P<agent>[^，。；、：,.;:！？!?\s]{1,12}?(?:部|组|中心|处|科|室|团队|窗口|专线|柜台))"
                          r"(?![\u4e00-\u9fff]{0,2}(?:的|了解))")
-_CONTACT_EN = re.compile(r"\b(?:contact|call|email|e-mail|reach out to|get in touch with)\s+(?:the |our |your )?"
-                         r"(?P<agent>[a-z][a-z0-9&'’ -]{1,40}?(?:office|desk|team|unit|department|centre|center|hotline))\b")
+_BODY_EN = r"(?P<agent>[a-z][a-z0-9&'’ -]{1,40}?(?:office|desk|team|unit|department|centre|center|hotline))\b"
+_CONTACT_EN = re.compile(r"\b(?:contact|call|email|e-mail|reach out to|get in touch with)\s+(?:the |our |your )?" + _BODY_EN)
+# "Questions about ChemStore accounts go to the Procurement Help Desk"
+_QUESTIONS_GO_EN = re.compile(r"\b(?:questions|queries|enquiries|inquiries|complaints)\b[^;.:]{0,80}?\bgo(?:es)?\s+to\s+"
+                              r"(?:the |our )?" + _BODY_EN)
 _PRONOUNS = frozenset("we you they it he she i which who that this these those there".split())
 
 
@@ -138,7 +141,7 @@ def find_agents(folded: str) -> list[tuple[str, int, int]]:
     """(value, start, end) for each doer of an action in normalised text; value "action:doer"."""
     found = [(f"{m['action']}:{m['agent']}", m.start("agent"), m.end("agent")) for m in _AGENT_ZH.finditer(folded)
              if not _TWO_STEPS.search(m["agent"])]
-    for pattern, action in ((_DESTINATION_ZH, "submit"), (_TO_WHOM_ZH, "submit"), (_CONTACT_ZH, "contact"), (_CONTACT_EN, "contact"),
+    for pattern, action in ((_DESTINATION_ZH, "submit"), (_TO_WHOM_ZH, "submit"), (_CONTACT_ZH, "contact"), (_CONTACT_EN, "contact"), (_QUESTIONS_GO_EN, "contact"),
                             (_PASSIVE_EN, "review"), (_ACTIVE_EN, "review")):
         for m in pattern.finditer(folded):
             agent = m["agent"].strip()

@@ -27,6 +27,9 @@ def _worked(analyzer, answer: str, value: str, question: str = "") -> str | None
     ("中介费按一个月工资的一半收，7000元月薪就是3500元。", "3500元", "", "7000元 × 一半"),
     ("运动鞋每双39元，两双是78元。", "78元", "", "每双39元 × 2"),
     ("兩件夏季恤衫每件港幣165蚊，兩條裙每條港幣150蚊，總共港幣630蚊。", "港幣630蚊", "", "每件港幣165蚊 × 2 + 每條港幣150蚊 × 2"),
+    ("The hammer is £38 a day, and weekend hire is charged at one and a half times that, so £57 a day.", "£57 a day", "",
+     "£38 a day × one and a half times"),
+    ("平日每小时80元，周末按1.5倍收费，就是120元。", "120元", "", "每小时80元 × 1.5倍"),
     # A base price for the first items, then a price for each extra one.
     ("A collection covers up to five sacks for £45, and each extra sack is £5, so eight sacks would come to £60.",
      "£60", "", "£45 + (8 − 5) × £5"),
@@ -84,3 +87,16 @@ def test_the_model_reads_a_claim_without_the_sum_the_fact_check_worked_out(analy
                                 "A private lesson is $110 each, so $200 for both of you")]:
         prepared = lexical.prepare({"answer": answer, "sources": [source]})
         assert {h for _, h in prepared.pairs()} == {hypothesis}
+
+
+def test_a_count_the_sum_multiplies_by_is_found_in_the_sum(analyzer):
+    """"两双" is the asker's quantity: no source states it, and the sum that uses it is checked."""
+    from verifier import Verifier
+
+    lexical = Verifier("lexical", analyzer=analyzer)
+    source = {"id": "S1", "text": "运动鞋清洗每双39元，3天可取。"}
+    facts = {f.text: f for c in lexical.verify("运动鞋每双39元，两双是78元。", [source]).claims for f in c.facts}
+    assert (facts["两双"].status, facts["两双"].evidence_text) == ("matched", "每双39元 × 2")
+    # A wrong sum uses no count, which stays missing.
+    facts = {f.text: f for c in lexical.verify("运动鞋每双39元，两双是80元。", [source]).claims for f in c.facts}
+    assert facts["两双"].status == "missing"

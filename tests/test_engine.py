@@ -298,6 +298,8 @@ GUARANTEES = {"id": "S1", "text": "All fitted locks carry a 12-month workmanship
                                   "has a 3-year manufacturer warranty."}
 PICKUP = {"id": "S1", "text": "普通衣物取件时间为收衣后3天，羽绒服、大衣类为5天。"}
 SURCHARGE = {"id": "S1", "text": "固安锁匠行提供电子锁到府安装服务，基本安装费为1,500元，若门板需要重新开孔，另加收800元。"}
+KARATE = {"id": "S1", "text": "兒童班（6至12歲）逢星期六上課，每堂1.5小時，每期8堂學費港幣1,280元；成人班逢星期二及四晚上上課，"
+                              "每期8堂港幣1,480元。"}
 COACHES = {"id": "S1", "text": "市内一日游（8小时、150公里以内）价格：19座1200元，33座1600元，49座2000元。"}
 MATTRESSES = {"id": "S1", "text": "Nimbus mattresses carry a 10-year limited warranty from the delivery date; the "
                                   "Nimbus Luxe carries a 15-year warranty."}
@@ -351,6 +353,11 @@ TYRES = {"id": "S1", "text": "Roadgrip charges $25 per tyre for fitting and bala
     # "inches" and "19-inch" are one word: the 17-inch wheel is the first case, not the 19-inch one.
     (TYRES, "Fitting and balancing on 17-inch wheels is $25 a tyre.", []),
     (TYRES, "Fitting and balancing on 19-inch wheels is $25 a tyre.", [("$25", "$35")]),
+    # The case named earlier in the answer's sentence (兒童班) binds the price; an aside
+    # （6至12歲） and the characters touching a value are no words of a case.
+    (KARATE, "兒童班逢星期六上堂，每期8堂港幣1,480蚊。", [("港幣1,480蚊", "港幣1,280元")]),
+    (KARATE, "兒童班逢星期六上堂，每期8堂港幣1,280蚊。", []),
+    (KARATE, "成人班逢星期二同四晚上堂，每期8堂港幣1,480蚊。", []),
     # A count may name the case (33座).
     (COACHES, "33座的车市内一日游是2000元。", [("2000元", "1600元")]),
     (COACHES, "33座的车市内一日游是1600元。", []),
@@ -368,7 +375,7 @@ TYRES = {"id": "S1", "text": "Roadgrip charges $25 per tyre for fitting and bala
     (SKI_KIT, "单板套装每天150元。", [("每天150元", "每天180元")]),
 ])
 def test_a_value_belongs_to_the_case_the_sentence_gives_it_for(lexical, source, answer, values):
-    (claim,) = lexical.verify(answer, [source]).claims
+    claim = lexical.verify(answer, [source]).claims[-1]
     assert [(f.text, f.evidence_text) for f in claim.facts if f.status == "mismatched"] == values
     assert (claim.label == "contradicted") == bool(values)
 
@@ -418,6 +425,26 @@ def test_a_bound_at_the_edge_of_another_value_does_not_confirm_a_plain_value(lex
     assert [(f.text, f.evidence_text) for f in claim.facts if f.status == "mismatched"] == [("90天", "60天")]
 
 
+def test_a_price_for_the_period_is_the_price_per_period(lexical):
+    """"£96 for the year" is the yearly price of "£8.50 a month or £96 a year", though the claim's
+    sentence names the product the first case leads with."""
+    source = {"id": "S1", "text": "Beacon's EV Cover is designed for battery-electric cars and costs £8.50 a month or "
+                                  "£96 a year if paid up front."}
+    claims = lexical.verify("EV Cover is £8.50 monthly, or you can pay £96 for the year in one go.", [source]).claims
+    assert [(f.text, f.status, f.evidence_text) for f in claims[-1].facts] == [("£96 for the year", "matched", "£96 a year")]
+    (claim,) = lexical.verify("EV Cover is £96 a month.", [source]).claims
+    assert [(f.text, f.evidence_text) for f in claim.facts if f.status == "mismatched"] == [("£96 a month", "£8.50 a month")]
+
+
+def test_an_about_value_is_the_usual_one_not_the_longest(lexical):
+    """"一般4小时左右" is the usual time; "最长不超过4小时" is the longest, and the usual is 2 hours."""
+    source = {"id": "S1", "text": "降雪当天订单较多，下单后平均响应时间为2小时，最长不超过4小时。"}
+    (claim,) = lexical.verify("下雪天下单后，一般4小时左右到。", [source]).claims
+    assert claim.label != "supported" and [f.status for f in claim.facts] != ["matched"]
+    (claim,) = lexical.verify("下雪天下单后，最多4小时到。", [source]).claims
+    assert [(f.status, f.evidence_text) for f in claim.facts] == [("matched", "不超过4小时")]
+
+
 def test_a_bound_without_the_claims_period_does_not_confirm_a_price_per_period(lexical):
     """"up to $2,000" is the cover, not the premium: "$19 a month" is set against the monthly prices."""
     source = {"id": "S1", "text": "Contents insurance is compulsory and costs $9 per month for cover up to $2,000, or "
@@ -437,6 +464,16 @@ def test_the_next_sentence_may_give_the_claims_case_its_own_value(lexical):
     assert [(f.text, f.evidence_text) for f in claim.facts if f.status == "mismatched"] == [("$320", "$220")]
     (claim,) = lexical.verify("A pre-purchase inspection costs $320.", [source]).claims
     assert [f.status for f in claim.facts] == ["matched"]
+
+
+def test_a_page_topic_in_the_first_sentence_does_not_bind_a_later_sentences_value(lexical):
+    """"青禾" leads the page's first sentence as its topic: the package price in the next sentence
+    is still the package's, though the claim carries 青禾 as its subject."""
+    source = {"id": "S1", "text": "青禾驾校为已取得驾照的学员提供陪练服务，每次陪练2小时，收费260元。购买5次陪练套餐的，总价1150元。"}
+    claims = lexical.verify("青禾的陪练一次两个小时，收260元；买五次的套餐一共1150元。", [source]).claims
+    assert [f.status for f in claims[-1].facts] == ["matched", "matched"], claims[-1].reason
+    (claim,) = lexical.verify("青禾的陪练一次收1150元。", [source]).claims
+    assert [(f.text, f.evidence_text) for f in claim.facts if f.status == "mismatched"] == [("1150元", "260元")]
 
 
 SESSIONS = {"id": "S1", "text": "Appointments run from 1 February to 15 April 2027 at the Harlow Library and the Eastgate "
@@ -715,6 +752,17 @@ def test_the_askers_own_value_set_against_a_stated_bound_is_no_missing_fact(lexi
     assert facts["£45"].status == "missing"
 
 
+def test_the_askers_value_is_no_rival_of_a_value_the_source_states_for_another_slot(lexical):
+    """"这束花159元" is the asker's bouquet; the source's 20元 (express delivery) is no price of it."""
+    source = {"id": "S1", "text": "订单满199元免普通配送费，不满199元收取普通配送费15元；加急配送另收20元。"}
+    request = {"question": "我买的这束花159元，要付配送费吗？", "sources": [source],
+               "answer": "这束花159元，不满199元，所以要付普通配送费15元。"}
+    facts = {f.text: f for f in lexical.verify_request(request).claims[0].facts}
+    assert (facts["159元"].status, facts["159元"].source_id) == ("matched", None)
+    facts = {f.text: f for f in lexical.verify_request({**request, "question": None}).claims[0].facts}
+    assert facts["159元"].status != "matched"
+
+
 def test_the_askers_value_without_a_stated_bound_stays_missing(lexical):
     request = {"question": "Is the deposit £500?", "answer": "The deposit is £500.",
                "sources": [{"id": "S1", "text": "A deposit is taken at check-in."}]}
@@ -761,13 +809,16 @@ def test_a_value_from_a_sentence_without_the_claims_name_does_not_clear_it(lexic
     ("If you have questions about your ChemStore account, contact the Chemical Safety Office.",
      [("Chemical Safety Office", "Procurement Help Desk")]),
     ("If you have questions about your ChemStore account, contact the Procurement Help Desk.", []),
+    ("For questions about hazard classification, contact the Procurement Help Desk.",
+     [("Procurement Help Desk", "Chemical Safety Office")]),
 ])
 def test_whom_to_contact_is_the_one_the_source_names_for_the_matter(lexical, answer, values):
     """A page that names a contact per matter: the claim's contact must be its matter's, which is
     judged on the words other than the contacts' names."""
     source = {"id": "S1", "text": "版税结算相关问题请联系版权结算部；歌曲上线、下架及信息修改请联系内容运营部；账户登录问题请联系客户服务中心。"
                                   "For questions about your ChemStore account or an order, contact the Procurement Help "
-                                  "Desk; for safety data sheets and storage rules, contact the Chemical Safety Office."}
+                                  "Desk; for safety data sheets and storage rules, contact the Chemical Safety Office. "
+                                  "Questions about hazard classification go to the Chemical Safety Office."}
     claim = lexical.verify(answer, [source]).claims[-1]
     doers = [f for f in claim.facts if f.kind == "qualifier" and f.value["slot"] == "agent"]
     assert [(f.text, f.evidence_text) for f in doers if f.status == "mismatched"] == values

@@ -305,6 +305,16 @@ def test_over_after_a_verb_of_duration_says_how_long(text, comparator):
     assert fact.value.comparator == comparator
 
 
+@pytest.mark.parametrize("text, unit", [
+    ("90平", "m2"), ("100平方米以内", "m2"), ("房子120平米", "m2"), ("a 50 sq m flat", "m2"), ("2平方公里", "km2"),
+])
+def test_floor_areas_have_a_unit(text, unit):
+    (fact,) = extract_numbers(text)
+    assert fact.value.unit == unit
+
+
+
+
 @pytest.mark.parametrize("text, value, unit", [
     ("The card lasts a year", 1, "year"), ("It is valid for a month", 1, "month"), ("Delivery takes a fortnight", 2, "week"),
 ])

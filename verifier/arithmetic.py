@@ -18,6 +18,7 @@ from itertools import combinations
 from extractors import Claim, Fact, extract_numbers
 from extractors.chinese_numerals import parse_chinese_number
 from extractors.schema import Quantity
+from verifier.fact_result import FactResult
 
 # Words that introduce a worked-out value. It must come after one of them, so that two values
 # that happen to multiply to a third ("2 hours, 10 people, $20") prove nothing.
@@ -35,6 +36,9 @@ _COUNT_WORDS = {"both": 2, "pair": 2, "couple": 2, "twice": 2, "two": 2, "three"
 _COUNT_EN = re.compile(r"\b(" + "|".join(_COUNT_WORDS) + r")\b", re.IGNORECASE)
 _COUNT_ZH = re.compile(r"([两二三四五六七八九十]{1,3}|\d{1,3})\s*(?=[个個人位台张張间間晚天日月次件份套条條只隻])")
 _DISCOUNT_ZH = re.compile(r"([一二三四五六七八九])([一二三四五六七八九])?折")
+_TIMES_WORDS = {"one and a half": Decimal("1.5"), "two and a half": Decimal("2.5"), "double": Decimal(2),
+                "triple": Decimal(3), "half": Decimal("0.5")}
+_TIMES_EN = re.compile(r"\b(one and a half|two and a half|double|triple)(?: times)?\b|\b(half) (?:of |the )", re.IGNORECASE)
 _MAX_MULTIPLIER = 100
 _CENT = Decimal("0.01")
 
@@ -63,6 +67,41 @@ def worked_out(fact: Fact, claim: Claim, earlier: str = "", question: str = "",
         how = next((f"{given.text} × {label}" for label, factor in [*((str(m), Decimal(m)) for m in counts), *shares]
                     if _equal(a * factor, target)), None)
     return how
+
+
+def found_by_working(results: list[FactResult], claim: Claim, earlier_answer: str, question: str) -> list[FactResult]:
+    """The fact check's results with the values the claim works out (and the counts it works
+    them out with) found: `evidence_text` says how, `source_id` is None."""
+    return _counts_worked_with([_worked_out(r, claim, earlier_answer, question) for r in results])
+
+
+def _worked_out(result: FactResult, claim: Claim, earlier_answer: str, question: str) -> FactResult:
+    """A total or share the claim works out from its own values is found, not missing or another
+    value."""
+    if result.status == "matched" or result.fact.kind != "number" or result.past:
+        return result
+    given = result.evidence if result.status == "mismatched" else None
+    how = worked_out(result.fact, claim, earlier_answer, question, given)
+    return result if how is None else FactResult(result.fact, "matched", None, how)
+
+
+def _counts_worked_with(results: list[FactResult]) -> list[FactResult]:
+    """A count the claim multiplies by in a sum it works out is the asker's, not the sources':
+    "两双" in "每双39元，两双是78元" is found in that sum."""
+    sums = [r.evidence_text for r in results if r.status == "matched" and r.source_id is None and r.evidence is None
+            and r.evidence_text and "×" in r.evidence_text]
+    used = {int(n) for how in sums for n in _MULTIPLIER.findall(how)}
+    out = []
+    for r in results:
+        q = r.fact.value
+        if r.status == "missing" and r.fact.kind == "number" and not r.past and isinstance(q, Quantity) \
+                and q.currency is None and q.comparator == "eq" and q.value is not None and q.value in used:
+            r = FactResult(r.fact, "matched", None, next(how for how in sums if str(int(q.value)) in how))
+        out.append(r)
+    return out
+
+
+_MULTIPLIER = re.compile(r"[×(−]\s*(\d+)\b")
 
 
 def working(claim: Claim, earlier: str = "", question: str = "") -> list[str]:
@@ -154,6 +193,10 @@ def _shares(text: str, stated: list[Fact]) -> list[tuple[str, Decimal]]:
             out += [(f.text, q.value / 100), (f"(100% − {f.text})", 1 - q.value / 100)]
         elif q.unit == "tenth_of_price" and 0 < q.value < 10:
             out.append((f.text, q.value / 10))
+        elif q.unit == "multiple" and 0 < q.value <= _MAX_MULTIPLIER:  # 1.5倍
+            out.append((f.text, q.value))
+    for m in _TIMES_EN.finditer(text):  # "one and a half times that"
+        out.append((m.group(0), _TIMES_WORDS[(m.group(1) or m.group(2)).lower()]))
     for m in _DISCOUNT_ZH.finditer(text):  # 七折 the extractor may leave in "按七折算"
         tens, ones = parse_chinese_number(m.group(1)), parse_chinese_number(m.group(2)) if m.group(2) else None
         if tens is not None:

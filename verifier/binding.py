@@ -150,7 +150,11 @@ def _rival(fact: Fact, agree: Fact, groups: list[Group], here: Group, text: str,
     mine, context, claim_facts, window = asker.mine, asker.context, asker.claim_facts, asker.window
 
     def own(g: Group) -> frozenset[str]:
-        return _keys(text[g.start:g.end]) - frozenset().union(*(_keys(v.text) for v in g.values))
+        # Also read without its asides: "兒童班（6至12歲）逢星期六" says 班逢 as "兒童班逢星期六" does.
+        spans = [(v.start - offset - g.start, v.end - offset - g.start) for v in g.values]
+        words = text[g.start:g.end]
+        return (_case_keys(words, spans) | _keys(_ASIDE.sub("", _blank(words, spans)))) \
+            - frozenset().union(*(_keys(v.text) for v in g.values))
 
     # Only a sentence that names each case counts ("for Economy … for Priority"), not one that
     # varies a value by a condition the claim may word otherwise ("billed annually … monthly").
@@ -172,7 +176,10 @@ def _rival(fact: Fact, agree: Fact, groups: list[Group], here: Group, text: str,
             g.values[here.values.index(agree)] if len(g.values) == len(here.values) else None)
         # A claim that names this case itself ("長款羽絨乾洗") keeps its value's group only by naming
         # that group's case too, not by a word the first group says for all ("羽絨（短款）乾洗…，羽絨（長款）…").
-        keeps = (mine | context) & named[id(here)] if mine & (named[id(g)] - own(here)) else cleared
+        # In a window, the first sentence's lead is often the page's topic ("青禾驾校为…提供陪练服务"), so
+        # against it any word the claim shares with the value's own sentence alone keeps it there ("套餐").
+        topic = window and g is groups[0]
+        keeps = (mine | context) & named[id(here)] if mine & (named[id(g)] - own(here)) and not topic else cleared
         if window and not (mine - named[id(g)]) & own(g):
             continue
         names_other = (not keeps - own(g) and named[id(here)] - own(g) and namer & (named[id(g)] - own(here))
@@ -183,7 +190,8 @@ def _rival(fact: Fact, agree: Fact, groups: list[Group], here: Group, text: str,
             and not (named[id(here)] - named[id(g)]) & (mine | context)
         one_sentence = not _SENTENCE_END.search(text, min(g.start, here.start), max(g.end, here.end) - 1)
         slot_other = fact.kind == "number" and one_sentence and _slot_elsewhere(mine, own(here), own(g))
-        if (value is not None and _parallel(agree, value) and compare_facts(fact, value) == "different"
+        if (value is not None and _parallel(agree, value) and not _same_period(fact, agree, value)
+                and compare_facts(fact, value) == "different"
                 and compare_facts(agree, value) != "equal"
                 and not any(compare_facts(o, value) == "equal" for o in claim_facts)
                 and (names_other or slot_other or base)):
@@ -238,6 +246,13 @@ def _parallel(a: Fact, b: Fact) -> bool:
     return a.value.comparator == b.value.comparator  # type: ignore[union-attr]
 
 
+def _same_period(fact: Fact, agree: Fact, value: Fact) -> bool:
+    """Whether the claim's price names its case by its period: "£96 for the year" against "£8.50
+    a month or £96 a year" is the yearly price, whatever else the claim names."""
+    period = getattr(fact.value, "per", None)
+    return period is not None and period == getattr(agree.value, "per", None) != getattr(value.value, "per", None)
+
+
 def _english_sides(groups: list[Group], text: str, offset: int) -> dict[int, frozenset[str]]:
     """The words that name each English group's case. Parallel English cases either lead their
     values ("seniors aged 65 pay 50%; students aged 18 to 25 pay 70%") or trail them ("15 cents
@@ -270,6 +285,7 @@ def _english_sides(groups: list[Group], text: str, offset: int) -> dict[int, fro
 
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
+_ASIDE = re.compile(r"[（(][^（）()]{0,20}[）)]")
 
 
 def own_words(fact: Fact, claim: Claim) -> frozenset[str] | None:
@@ -286,7 +302,37 @@ def own_words(fact: Fact, claim: Claim) -> frozenset[str] | None:
         if len(mine.values) == len(inside):
             return None
         start, end, inside = mine.start, mine.end, list(mine.values)
-    return _keys(claim.text[start:end]) - _keys(fact.text)
+    at = claim.text.find(fact.text, start, end)
+    return _case_keys(claim.text[start:end], [(at - start, at - start + len(fact.text))] if at >= 0 else []) \
+        - _keys(fact.text)
+
+
+def _case_keys(text: str, values: list[tuple[int, int]]) -> frozenset[str]:
+    """The words of `text` around its values (spans in `text`), none across a value's edge
+    ("8堂港幣1,480元" gives no 堂港). A Chinese character standing alone before a value is a word
+    ("裙" in "短褲或裙每件港幣150元"), unless it counts what a number before it says ("8堂")."""
+    blanked = _blank(text, values)
+    keys = set(_keys(blanked))
+    for a, _ in values:
+        if a > 0 and _CJK.match(text[a - 1]) and text[a - 1] not in _BEFORE_VALUE and not (a > 1 and text[a - 2].isdigit()):
+            keys.update(content_tokens(text[a - 1]))
+    for m in _COUNTER.finditer(blanked):
+        keys.difference_update(content_tokens(m.group(1)))
+    return frozenset(keys)
+
+
+# Verbs and particles that stand before a value in every case ("每月繳2,500元", "收费是…"): no case word.
+_BEFORE_VALUE = frozenset("是为為缴繳收付要需交约約共计計只仅僅达達至到按加减減送退补補打需另再")
+_COUNTER = re.compile(r"(?<=\d)([\u4e00-\u9fff])(?![\u4e00-\u9fff])")
+
+
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    """`text` with each span (a value) replaced by spaces of its length: no Chinese character pair
+    across a value's edge ("8堂港幣1,480元" gives no 堂港) counts as a word of the case."""
+    for a, b in spans:
+        if 0 <= a <= b <= len(text):
+            text = text[:a] + " " * (b - a) + text[b:]
+    return text
 
 
 def condition_elsewhere(fact: Fact, agree: Fact, span: Span, claim: Claim) -> Fact | None:

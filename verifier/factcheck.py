@@ -17,15 +17,14 @@ from extractors import Claim, Fact, extract_numbers
 from extractors.compare import compare_facts, other_side, same_dimension, same_slot
 from extractors.qualifiers import is_negated
 from extractors.schema import DateValue
-from extractors.text import match_key
 from extractors.tokens import content_tokens
-from verifier.arithmetic import worked_out
-from verifier.binding import _SENTENCE_END, bound_elsewhere, condition_elsewhere
+from verifier.arithmetic import found_by_working
+from verifier.binding import bound_elsewhere, condition_elsewhere
 from verifier.candidates import Candidate
 from verifier.labels import swapped_label
 from verifier.segment import Span
 from verifier.fact_result import FactResult
-from verifier.names import check_name, entity_clash, entity_displaced
+from verifier.names import check_name, entity_clash, entity_displaced, named_only_beside_rival
 
 # Without context words saying two numbers fill the same slot, a different value counts
 # as a contradiction only in a span that is clearly about the claim.
@@ -63,7 +62,7 @@ def check_facts(claim: Claim, candidates: list[Candidate], *, min_relevance: flo
         results = [_as_before(r, stated_before, min_relevance) if r.status == "missing" else r for r in results]
     if question:
         results = _asker_values(results, question)
-    results = [_worked_out(r, claim, earlier_answer, question) for r in results]
+    results = found_by_working(results, claim, earlier_answer, question)
     if (swap := swapped_label(claim, ranked)) is not None:
         # (it replaces what the fact check said of the same name, if the tagger found it)
         results = [r for r in results if (r.fact.start, r.fact.end) != (swap.fact.start, swap.fact.end)]
@@ -71,33 +70,27 @@ def check_facts(claim: Claim, candidates: list[Candidate], *, min_relevance: flo
     return results
 
 
-def _worked_out(result: FactResult, claim: Claim, earlier_answer: str, question: str) -> FactResult:
-    """A total or share the claim works out from its own values is found, not missing or another
-    value (`verifier.arithmetic`); `evidence_text` says how, `source_id` is None."""
-    if result.status == "matched" or result.fact.kind != "number" or result.past:
-        return result
-    given = result.evidence if result.status == "mismatched" else None
-    how = worked_out(result.fact, claim, earlier_answer, question, given)
-    return result if how is None else FactResult(result.fact, "matched", None, how)
-
-
 def _asker_values(results: list[FactResult], question: str) -> list[FactResult]:
-    """A value the sources lack is the asker's when the question states it and the claim sets it
-    against a bound the sources give: "On a £45 bouquet delivery is £5.95, since it is free only
-    over £60" (question: "what does delivery cost on a £45 bouquet?"). Its `source_id` is None.
-    Without such a bound the value stays missing: "Is the deposit $500?" is no evidence that it is."""
-    if not any(r.status == "missing" and r.fact.kind == "number" for r in results):
+    """A value the sources lack (or give otherwise, for another slot) is the asker's when the
+    question states it and the claim sets it against a bound the sources give: "On a £45 bouquet
+    delivery is £5.95, since it is free only over £60" (question: "what does delivery cost on a
+    £45 bouquet?"). Its `source_id` is None. Without such a bound the value stays as it was:
+    "Is the deposit $500?" is no evidence that it is."""
+    if not any(r.status in _NOT_FOUND and r.fact.kind == "number" for r in results):
         return results  # (most claims: no need to read the question's numbers again)
     asked = extract_numbers(question)
     bounds = [r.fact for r in results if r.status == "matched" and r.fact.kind == "number"
               and (r.fact.value.comparator != "eq" or r.fact.value.value is None)]  # type: ignore[union-attr]
     out = []
     for r in results:
-        given = next((q for q in asked if r.status == "missing" and r.fact.kind == "number" and not r.past
+        given = next((q for q in asked if r.status in _NOT_FOUND and r.fact.kind == "number" and not r.past
                       and compare_facts(r.fact, q) == "equal"
                       and any(same_dimension(r.fact, b) for b in bounds)), None)
         out.append(FactResult(r.fact, "matched", given, given.text) if given is not None else r)
     return out
+
+
+_NOT_FOUND = ("missing", "mismatched")
 
 
 def _as_before(result: FactResult, stated_before: list[Candidate], min_relevance: float) -> FactResult:
@@ -135,8 +128,9 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
         verdicts = [(o, compare_facts(fact, o)) for o in same]
         # Of the values a bound allows, the one stating the bound's own number: "十公里以内" is
         # found in "10公里运输", not in the "4.2米" of the truck's length before it.
-        compatible = sorted((o for o, v in verdicts if v == "compatible" and not _rival_limit(fact, o, verdicts)),
-                            key=lambda o: o.value.value != fact.value.value)  # type: ignore[union-attr]
+        compatible = [] if _usual_beside_longest(fact, verdicts) else \
+            sorted((o for o, v in verdicts if v == "compatible" and not _rival_limit(fact, o, verdicts)),
+                   key=lambda o: o.value.value != fact.value.value)  # type: ignore[union-attr]
         agree = next((o for o, v in verdicts if v == "equal"), None) or next(iter(compatible), None) \
             or _unit_implied(fact, cand.span) or _one_each(fact, cand.span)
         if agree is not None:
@@ -146,7 +140,7 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
             if rival is not None:
                 return FactResult(fact, "mismatched", rival, rival.text, cand.span.source_id)
             if deferred is not None and claim is not None and agree in cand.span.facts \
-                    and _named_only_in(claim, fact, _clause_text(deferred, deferred_span), _sentence_of(agree, cand.span)):
+                    and named_only_beside_rival(claim, fact, deferred, deferred_span, agree, cand.span):
                 return deferred
             return FactResult(fact, "matched", agree, agree.text, cand.span.source_id)
         if cand.relevance < min_relevance:
@@ -171,35 +165,6 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
         if weak is not None and deferred is None:
             deferred, deferred_span = FactResult(fact, "mismatched", weak, weak.text, cand.span.source_id), cand.span
     return deferred or FactResult(fact, "missing")
-
-
-def _sentence_of(fact: Fact, span: Span) -> str:
-    """The sentence of `span` (a window of several, maybe) that holds `fact`."""
-    at = fact.start - span.start
-    start = max((m.end() for m in _SENTENCE_END.finditer(span.text, 0, at)), default=0)
-    end = next((m.end() for m in _SENTENCE_END.finditer(span.text, at)), len(span.text))
-    return span.text[start:end]
-
-
-def _clause_text(result: FactResult, span: Span) -> str:
-    a, b = span.clause_of(result.evidence)  # type: ignore[arg-type]
-    return span.text[a:b]
-
-
-def _named_only_in(claim: Claim, value: Fact, named: str, agreeing: str) -> bool:
-    """Whether the claim's name stands in the clause with the other value and not in the sentence
-    that agrees: "The Rescue Diver course costs $429" against "The Rescue Diver course … costs
-    $495" and, of another course, "The course costs $429". The less relevant sentence is then
-    about something else, and does not clear the claim."""
-    here, there = match_key(named), match_key(agreeing)
-    # The name must lead the claim's value, as the thing it is the value of; a place ("within the
-    # continental US") only says where.
-    keys = [match_key(f.text) for f in claim.facts if f.kind == "entity" and f.value.label not in _PLACES  # type: ignore[union-attr]
-            and f.end <= value.start]
-    return any(k and k in here and k not in there for k in keys)
-
-
-_PLACES = frozenset({"GPE", "LOC", "NORP"})
 
 
 def _unit_implied(fact: Fact, span: Span) -> Fact | None:
@@ -291,6 +256,17 @@ def _rival_limit(fact: Fact, agree: Fact, verdicts: list[tuple[Fact, str]]) -> b
     if agree.value.value is not None and agree.value.value == fact.value.value:  # type: ignore[union-attr]
         return False  # "can be extended to 45 days" states the limit "up to 45 days" itself
     return any(v == "different" and o.value.comparator == comparator for o, v in verdicts)  # type: ignore[union-attr]
+
+
+def _usual_beside_longest(fact: Fact, verdicts: list[tuple[Fact, str]]) -> bool:
+    """"一般4小时左右" (about 4 hours: the usual time) against "平均响应时间为2小时，最长不超过4小时":
+    the bound is the longest time, and the usual one is the plain value beside it, so no bound
+    the span states confirms the claim."""
+    q = fact.value
+    if fact.kind != "number" or not q.approximate or q.comparator != "eq":  # type: ignore[union-attr]
+        return False
+    return any(v == "compatible" and o.value.comparator != "eq" and o.value.value == q.value  # type: ignore[union-attr]
+               for o, v in verdicts) and any(v == "different" and o.value.comparator == "eq" for o, v in verdicts)  # type: ignore[union-attr]
 
 
 _GRANULARITY_RANK = {"year": 0, "year_range": 0, "quarter": 1, "month": 2, "weekday_range": 2, "day": 3, "datetime": 4}

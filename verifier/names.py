@@ -16,6 +16,7 @@ from extractors.text import match_key, normalise
 from extractors.tokens import content_tokens, token_recall
 from verifier.candidates import Candidate
 from verifier.fact_result import FactResult
+from verifier.segment import Span
 
 # How clearly the span most about a claim must be about it before its names say who fills a role.
 ROLE_RELEVANCE = 0.6
@@ -73,6 +74,33 @@ def entity_displaced(claim: Claim, result: FactResult, ranked: list[Candidate],
                 and not frozenset(content_tokens(other.text)) & words:  # type: ignore[union-attr]
             return FactResult(fact, "mismatched", other, other.text, top.source_id)
     return result
+
+
+def named_only_beside_rival(claim: Claim, value: Fact, rival: FactResult, rival_span: Span, agree: Fact,
+                            agreeing_span: Span) -> bool:
+    """Whether the claim's name stands in the clause with the other value and not in the sentence
+    that agrees: "The Rescue Diver course costs $429" against "The Rescue Diver course … costs
+    $495" and, of another course, "The course costs $429". The less relevant sentence is then
+    about something else, and does not clear the claim."""
+    a, b = rival_span.clause_of(rival.evidence)  # type: ignore[arg-type]
+    here, there = match_key(rival_span.text[a:b]), match_key(_sentence_of(agree, agreeing_span))
+    # The name must lead the claim's value, as the thing it is the value of; a place ("within the
+    # continental US") only says where.
+    keys = [match_key(f.text) for f in claim.facts if f.kind == "entity" and f.value.label not in _PLACES  # type: ignore[union-attr]
+            and f.end <= value.start]
+    return any(k and k in here and k not in there for k in keys)
+
+
+_PLACES = frozenset({"GPE", "LOC", "NORP"})
+_SENTENCE_END = re.compile(r"[。！？!?]|\.(?=\s+[A-Z])")
+
+
+def _sentence_of(fact: Fact, span: Span) -> str:
+    """The sentence of `span` (a window of several, maybe) that holds `fact`."""
+    at = fact.start - span.start
+    start = max((m.end() for m in _SENTENCE_END.finditer(span.text, 0, at)), default=0)
+    end = next((m.end() for m in _SENTENCE_END.finditer(span.text, at)), len(span.text))
+    return span.text[start:end]
 
 
 def check_name(fact: Fact, ranked: list[Candidate], titles: dict[str, str]) -> FactResult:
