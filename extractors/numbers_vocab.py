@@ -94,6 +94,7 @@ PER_WORDS = _expand(
         "device": ("device", "台"),
         "item": ("item", "件", "条"),
         "pair": ("pair", "双"),
+        "sheet": ("ticket", "张"),  # "128元一张", "每张128元"
         "lesson": ("lesson", "节课", "节"),
         "trip": ("trip", "次"),
         "order": ("order", "单", "笔"),

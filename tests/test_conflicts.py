@@ -57,6 +57,15 @@ def test_another_amount_the_model_disputes_is_no_conflict_when_it_names_another_
                           {"S1": RENTALS, "S2": faq}, CONTRADICTS)
 
 
+@pytest.mark.parametrize("second", [AGREES, CONTRADICTS])
+def test_a_value_the_claim_states_for_another_slot_is_no_conflict(analyzer, second):
+    """S2's "2026年度" is the tax year the claim names too, not another filing date."""
+    hr = "选择由公司代为办理2026年度汇算的员工，须于2027年2月15日前在HR系统中提交代办确认；逾期未确认的，视为自行办理。"
+    conflicts = _conflicts(analyzer, "2026年度的汇算办理期是2027年3月1日到6月30日，可以自己在个人所得税App上办理。",
+                           {"S1": "2026年度汇算办理时间为2027年3月1日至2027年6月30日。", "S2": hr}, second)
+    assert not [c for c in conflicts if "2026年度" in c.values]
+
+
 BENEFITS = ("BrightBite plans are administered by Northgate Benefit Services, which processes all claims. "
             "Claims are paid within 15 business days. Appeals of denied claims go to the BrightBite Member "
             "Advocacy Office within 180 days of the denial.")

@@ -305,6 +305,12 @@ def test_over_after_a_verb_of_duration_says_how_long(text, comparator):
     assert fact.value.comparator == comparator
 
 
+@pytest.mark.parametrize("text", ["周末2小时票是128元一张", "每张128元", "$128 a ticket"])
+def test_a_price_for_one_ticket_is_a_price_per_ticket(text):
+    (fact,) = [f for f in extract_numbers(text) if f.value.currency]
+    assert (fact.value.value, fact.value.per) == (Decimal(128), "sheet")
+
+
 @pytest.mark.parametrize("text, unit", [
     ("90平", "m2"), ("100平方米以内", "m2"), ("房子120平米", "m2"), ("a 50 sq m flat", "m2"), ("2平方公里", "km2"),
 ])
