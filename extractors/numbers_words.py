@@ -14,7 +14,7 @@ from extractors.schema import Fact, Quantity
 
 def mentions_values_in_words(text: str) -> bool:
     """Whether `text` may hold a value said only in words (a quick check before a full scan)."""
-    return bool(_RELATIVE_DAY.search(text) or _TIMES_WORD.search(text) or _A_UNIT.search(text)
+    return bool(_RELATIVE_DAY.search(text) or _TIMES_WORD.search(text) or _A_UNIT.search(text) or _YEAR_TERM.search(text)
                 or _LASTS_A_UNIT.search(text) or _FRACTION.search(text))
 
 
@@ -31,6 +31,8 @@ _RELATIVE_DAY = re.compile(
 _TIMES_WORD = re.compile(r"\b(?:(?P<w>twice|thrice)|once(?=\s+(?:a|per|each|every)\s))"
                          r"(?:\s+(?:a|per|each|every)\s+(?P<p>day|week|month|quarter|year))?\b", re.IGNORECASE)
 _TIMES = {"once": 1, "twice": 2, "thrice": 3}
+# "会员年度内6次", "自然年度内": within one (membership, calendar) year; not "2026年度内".
+_YEAR_TERM = re.compile(r"(?<![0-9〇零一二两三四五六七八九十])(?:会员|会籍|自然|服务|合同|保单|保险)?年度内")
 # "at least a week", "within an hour": one unit of time, bounded.
 _A_UNIT = re.compile(r"\b(?:(?P<c>at least|at most|within|up to|no more than|no less than|no later than|more than|"
                      r"less than|under)\s+(?:a|an|one)\s+(?P<u>second|minute|hour|day|business day|working day|week|"
@@ -90,6 +92,8 @@ def values_in_words(text: str, n: str, facts: list[Fact], blocked: list[tuple[in
             share = Decimal(100 * top) / bottom
             share = share.quantize(Decimal(1) if share == share.to_integral_value() else Decimal("0.01"))
             found.append((m, Quantity(value=share, unit="percent")))
+    for m in _YEAR_TERM.finditer(n):
+        found.append((m, Quantity(value=Decimal(1), unit="year", comparator="le")))
     for m in _TIMES_WORD.finditer(n):
         word = m.group(0).split()[0].lower()
         found.append((m, Quantity(value=Decimal(_TIMES[word]), unit="times",

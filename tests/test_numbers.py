@@ -305,6 +305,15 @@ def test_over_after_a_verb_of_duration_says_how_long(text, comparator):
     assert fact.value.comparator == comparator
 
 
+@pytest.mark.parametrize("text, found", [
+    ("每个会员年度内免费救援6次", "会员年度内"), ("自然年度内最多3次", "自然年度内"), ("一年内可以免费叫6次救援", "一年内"),
+    ("2026年度内完成", None),
+])
+def test_within_the_year_is_a_bound_of_one_year(text, found):
+    years = [f for f in extract_numbers(text) if f.value.unit == "year"]
+    assert [(f.text, f.value.value, f.value.comparator) for f in years] == ([(found, Decimal(1), "le")] if found else [])
+
+
 @pytest.mark.parametrize("text", ["周末2小时票是128元一张", "每张128元", "$128 a ticket"])
 def test_a_price_for_one_ticket_is_a_price_per_ticket(text):
     (fact,) = [f for f in extract_numbers(text) if f.value.currency]
