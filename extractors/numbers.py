@@ -66,14 +66,6 @@ _APPROX_WORDS = ("about", "around", "approximately", "approx.", "approx", "rough
                  "~", "约合", "约为", "大约", "大概", "将近", "接近", "约", "近")
 
 
-# "The course runs over one day", "spread over two weeks": over says how long, not "more than".
-_DURING = re.compile(r"\b(?:runs?|running|ran|spread|held|lasts?|lasting|takes? place|stretch(?:es)?)\s+$", re.IGNORECASE)
-
-
-def _over_is_during(text: str, pre: re.Match[str]) -> bool:
-    return pre.group("cmp").lower() == "over" and bool(_DURING.search(text, 0, pre.start("cmp")))
-
-
 @lru_cache(maxsize=1)
 def _patterns() -> dict[str, re.Pattern[str]]:
     en = r"(?![A-Za-z])"
@@ -275,7 +267,7 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
         per = PER_WORDS[pre.group("perw")]  # "每人每晚": the nearest rate word is the slot's
     if (pm := p["per"].match(n, end, hi)) and (currency or unit or pm.group("m").lower() not in ("a", "an", "一", "for the", "for a")):
         per, end = PER_WORDS[phrase_key(pm.group("p"))], pm.end()  # "3 a day" is too loose without a unit
-    if pre and pre.group("cmp") and not _over_is_during(n, pre):
+    if pre and pre.group("cmp"):
         comparator = CMP_PREFIX[phrase_key(pre.group("cmp"))]
     if cm := p["csuffix"].match(n, end, hi):
         comparator, end = comparator or CMP_SUFFIX[phrase_key(cm.group("c"))], cm.end()
