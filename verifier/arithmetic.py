@@ -113,7 +113,7 @@ def working(claim: Claim, earlier: str = "", question: str = "") -> list[str]:
         if fact.kind != "number" or worked_out(fact, claim, earlier, question) is None:
             continue
         before = claim.source_text[: fact.start - claim.start]
-        cue = [m for m in _RESULT_CUE.finditer(before)]
+        cue = list(_RESULT_CUE.finditer(before))
         if cue:
             # The whole clause goes, with its comma: "，7000元月薪就是3500元" (its inputs read alone
             # look like a rival value to the model).

@@ -206,10 +206,13 @@ def _first_case_clause(groups: list[Group], text: str, offset: int) -> int | Non
     value ("个人用户，每桶22元；企业用户，每桶18元": there the clause is the case)."""
     if len(groups) < 2 or not _CJK.search(text[groups[0].start:groups[0].end]):
         return None
+
     def clause_cut(g: Group) -> int | None:
+        # (the offset in `text` after the last comma before the group's first value)
         head = text[g.start:g.values[0].start - offset]
         cut = max((m.end() for m in re.finditer(r"[，,]", head.lstrip(" ,;，；、"))), default=None)
         return None if cut is None else g.start + len(head) - len(head.lstrip(" ,;，；、")) + cut
+
     if any(clause_cut(g) is not None for g in groups[1:]):
         return None
     return clause_cut(groups[0])

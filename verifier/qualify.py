@@ -115,10 +115,12 @@ def _matter_places(claim: Claim, mine: list[Qualifier], support: Candidate | Non
     parts = [(a, b) for a, b in clauses(text) if any(a <= t.start < b for t in theirs)]
     if len(parts) < 2:
         return []
-    def without_doers(text: str, doers: list[Qualifier], offset: int = 0) -> str:
+
+    def without_doers(piece: str, doers: list[Qualifier], offset: int = 0) -> str:
         for q in sorted(doers, key=lambda q: -q.start):
-            text = text[: q.start - offset] + " " + text[q.end - offset :]
-        return text
+            piece = piece[: q.start - offset] + " " + piece[q.end - offset :]
+        return piece
+
     matter = without_doers(claim.source_text, mine)
     scores = sorted(((token_recall(matter, without_doers(text[a:b], [t for t in theirs if a <= t.start < b], a)), (a, b))
                      for a, b in parts), reverse=True)
