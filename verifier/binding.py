@@ -22,8 +22,8 @@ from extractors.compare import compare_facts, same_dimension
 from extractors.tokens import content_tokens
 from verifier.segment import Span
 
-_SENTENCE_END = re.compile(r"[。！？!?]|\.(?=\s+[A-Z])")
-_BOUNDARIES = (_SENTENCE_END, re.compile(r"[；;:：]"),
+SENTENCE_END = re.compile(r"[。！？!?]|\.(?=\s+[A-Z])")
+_BOUNDARIES = (SENTENCE_END, re.compile(r"[；;:：]"),
                re.compile(r"\b(?:or|and|while|whereas|but)\b|而|但|或者|或|以及", re.IGNORECASE), re.compile(r"[，,]"),
                re.compile(r"、"))  # after the comma: "收衣后3天，羽绒服、大衣类为5天" lists one case's items
 _COMMA_LEVEL = 3
@@ -53,10 +53,10 @@ def value_groups(text: str, offset: int, values: list[Fact], start: int = 0, end
             # What stands before a colon in the first group heads every group ("价目：A 180元，B 220元").
             head = max((m.end() for m in re.finditer(r"[:：]", text[start : values[0].start - offset])), default=0)
             # The groups end with the sentences of their values (`text` may be a window of several).
-            first = max((m.end() for m in _SENTENCE_END.finditer(text, start, values[0].start - offset)), default=start)
+            first = max((m.end() for m in SENTENCE_END.finditer(text, start, values[0].start - offset)), default=start)
             # A stronger boundary after the last value ends its case too: "冷热款每月25元；一次性购买…".
             after = values[-1].end - offset
-            ends = [m.end() for m in [_SENTENCE_END.search(text, after, end)] if m]
+            ends = [m.end() for m in [SENTENCE_END.search(text, after, end)] if m]
             ends += [m.start() for p in _BOUNDARIES[1:level] for m in [p.search(text, after, end)] if m]
             last = min(ends, default=end)
             bounds = [max(start + head, first), *cuts, last]
@@ -149,12 +149,17 @@ def _rival(fact: Fact, agree: Fact, groups: list[Group], here: Group, text: str,
     claim's."""
     mine, context, claim_facts, window = asker.mine, asker.context, asker.claim_facts, asker.window
 
-    def own(g: Group) -> frozenset[str]:
+    def own_of(g: Group) -> frozenset[str]:
         # Also read without its asides: "兒童班（6至12歲）逢星期六" says 班逢 as "兒童班逢星期六" does.
         spans = [(v.start - offset - g.start, v.end - offset - g.start) for v in g.values]
         words = text[g.start:g.end]
         return (_case_keys(words, spans) | _keys(_ASIDE.sub("", _blank(words, spans)))) \
             - frozenset().union(*(_keys(v.text) for v in g.values))
+
+    owns = {id(g): own_of(g) for g in groups}  # (read many times below)
+
+    def own(g: Group) -> frozenset[str]:
+        return owns[id(g)]
 
     # Only a sentence that names each case counts ("for Economy … for Priority"), not one that
     # varies a value by a condition the claim may word otherwise ("billed annually … monthly").
@@ -188,7 +193,7 @@ def _rival(fact: Fact, agree: Fact, groups: list[Group], here: Group, text: str,
         # 15-year warranty": the claim names the plain case, not the variant.
         base = bool(named[id(g)]) and named[id(g)] < named[id(here)] and named[id(g)] <= mine | context \
             and not (named[id(here)] - named[id(g)]) & (mine | context)
-        one_sentence = not _SENTENCE_END.search(text, min(g.start, here.start), max(g.end, here.end) - 1)
+        one_sentence = not SENTENCE_END.search(text, min(g.start, here.start), max(g.end, here.end) - 1)
         slot_other = fact.kind == "number" and one_sentence and _slot_elsewhere(mine, own(here), own(g))
         if (value is not None and _parallel(agree, value) and not _same_period(fact, agree, value)
                 and compare_facts(fact, value) == "different"

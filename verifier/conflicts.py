@@ -11,7 +11,7 @@ from __future__ import annotations
 from extractors import Claim, Fact
 from extractors.compare import compare_facts, same_dimension
 from extractors.tokens import content_tokens
-from verifier.factcheck import check_fact, clause_shares_words
+from verifier.factcheck import check_fact, clause_shares_words, stated_by_claim
 from verifier.schema import Conflict
 from verifier.segment import SegmentedSource
 from verifier.verdict import ScoredCandidate, Thresholds
@@ -45,10 +45,10 @@ def claim_conflicts(
             if cands[0].relevance >= CONFLICT_MIN_RELEVANCE or any(
                     s.scores.entailment >= thresholds.support for s in found):
                 result = check_fact(fact, cands, thresholds.relevance)
-                if result.evidence is not None and not _stated_by_claim(result.evidence, fact, claim):
+                if result.evidence is not None and not stated_by_claim(result.evidence, fact, claim):
                     said[index] = result.evidence
             elif (other := _contradicting_value(fact, claim, found, thresholds)) is not None \
-                    and not _stated_by_claim(other, fact, claim):
+                    and not stated_by_claim(other, fact, claim):
                 said[index] = other
         items = sorted(said.items())
         for i, (ia, fa) in enumerate(items):
@@ -67,12 +67,6 @@ def claim_conflicts(
                                            claim_id, [a.candidate.span.text, b.candidate.span.text],
                                            "one source supports the claim, the other contradicts it"))
     return conflicts
-
-
-def _stated_by_claim(value: Fact, fact: Fact, claim: Claim) -> bool:
-    """A value the claim itself states for another slot is no source's value for this one: "2026年度"
-    beside "2027年3月1日" in "2026年度的汇算办理期是2027年3月1日到6月30日"."""
-    return any(o is not fact and o.kind == value.kind and compare_facts(o, value) == "equal" for o in claim.facts)
 
 
 def _contradicting_value(fact: Fact, claim: Claim, found: list[ScoredCandidate], thresholds: Thresholds

@@ -121,8 +121,6 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
     # unless a less relevant span still agrees ("Orders over $75 ship free" after "$14.99").
     deferred: FactResult | None = None
     deferred_span: Span | None = None
-    # A value the claim itself states for another item is no rival: "$0.25 a minute in Zone 1 and $1.50 in Zone 2".
-    own = [f for f in claim.facts if f is not fact] if claim is not None else []
     for cand in ranked:
         same = [o for o in cand.span.facts if o.kind == fact.kind and same_dimension(fact, o)]
         verdicts = [(o, compare_facts(fact, o)) for o in same]
@@ -155,7 +153,8 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
         rivals = [o for o, v in verdicts if v == "different"
                   and not (claim is not None and other_side(fact.value, o.value)  # type: ignore[arg-type]
                            and is_negated(claim.text) != is_negated(cand.span.text[slice(*cand.span.clause_of(o))]))
-                  and not any(f.kind == o.kind and compare_facts(f, o) == "equal" for f in own)]
+                  # (a value the claim states itself for another item is no rival)
+                  and not (claim is not None and stated_by_claim(o, fact, claim))]
         clash = next((o for o in rivals if same_slot(fact, o)), None)
         if clash is not None:
             return deferred or FactResult(fact, "mismatched", clash, clash.text, cand.span.source_id)
@@ -256,6 +255,13 @@ def _rival_limit(fact: Fact, agree: Fact, verdicts: list[tuple[Fact, str]]) -> b
     if agree.value.value is not None and agree.value.value == fact.value.value:  # type: ignore[union-attr]
         return False  # "can be extended to 45 days" states the limit "up to 45 days" itself
     return any(v == "different" and o.value.comparator == comparator for o, v in verdicts)  # type: ignore[union-attr]
+
+
+def stated_by_claim(value: Fact, fact: Fact, claim: Claim) -> bool:
+    """Whether the claim itself states `value` for another item than `fact`: no rival then, nor
+    another source's value ("$0.25 a minute in Zone 1 and $1.50 in Zone 2"; "2026年度" beside
+    "2027年3月1日" in "2026年度的汇算办理期是2027年3月1日到6月30日")."""
+    return any(o is not fact and o.kind == value.kind and compare_facts(o, value) == "equal" for o in claim.facts)
 
 
 def _usual_beside_longest(fact: Fact, verdicts: list[tuple[Fact, str]]) -> bool:

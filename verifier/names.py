@@ -14,6 +14,7 @@ from extractors import Claim, Fact
 from extractors.compare import compare_facts, same_slot
 from extractors.text import match_key, normalise
 from extractors.tokens import content_tokens, token_recall
+from verifier.binding import SENTENCE_END
 from verifier.candidates import Candidate
 from verifier.fact_result import FactResult
 from verifier.segment import Span
@@ -92,14 +93,13 @@ def named_only_beside_rival(claim: Claim, value: Fact, rival: FactResult, rival_
 
 
 _PLACES = frozenset({"GPE", "LOC", "NORP"})
-_SENTENCE_END = re.compile(r"[。！？!?]|\.(?=\s+[A-Z])")
 
 
 def _sentence_of(fact: Fact, span: Span) -> str:
     """The sentence of `span` (a window of several, maybe) that holds `fact`."""
     at = fact.start - span.start
-    start = max((m.end() for m in _SENTENCE_END.finditer(span.text, 0, at)), default=0)
-    end = next((m.end() for m in _SENTENCE_END.finditer(span.text, at)), len(span.text))
+    start = max((m.end() for m in SENTENCE_END.finditer(span.text, 0, at)), default=0)
+    end = next((m.end() for m in SENTENCE_END.finditer(span.text, at)), len(span.text))
     return span.text[start:end]
 
 
