@@ -154,6 +154,8 @@ GOLD_SETS = {
     "decision_j": ("decision_gold_j.jsonl", decision_metrics),
     "engine_k": ("engine_gold_k.jsonl", claim_metrics),
     "decision_k": ("decision_gold_k.jsonl", decision_metrics),
+    "engine_l": ("engine_gold_l.jsonl", claim_metrics),
+    "decision_l": ("decision_gold_l.jsonl", decision_metrics),
 }
 
 
