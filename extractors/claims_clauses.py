@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from spacy.tokens import Doc, Token
 
+from extractors.numbers_vocab import CUR_PREFIX
 from extractors.text import normalise
 
 
@@ -128,7 +129,7 @@ def _zh_patterns() -> dict[str, re.Pattern[str]]:
         "clock": re.compile(r"\d+\s*(?:点|:|：)|[上下]午|[早晚]上|[月日号]|星期|周[一二三四五六日天]"),
         "time_word": re.compile(r"(?:第[一二三四1-4]季度?|Q[1-4]|\d{4}\s*年|[上下]半年|本季度?|本年度?|今年|去年)$"),
         "subordinate": re.compile(
-            r"^\s*(?:如果|如|若|假如|倘若|只要|除非|当(?![天日月年地前场晚面季期])|一旦|由于|因为|虽然|尽管|为了|对于|关于|根据|按照|依据|依照|凡|针对|基于)"
+            r"^\s*(?:如果|要是|若是|假使|万一|如|若|假如|倘若|只要|除非|当(?![天日月年地前场晚面季期])|一旦|由于|因为|虽然|尽管|为了|对于|关于|根据|按照|依据|依照|凡|针对|基于)"
             rf"|(?:(?<![小按准及临同定])时|时候|期间|的话|之后|以后|之前|以前|(?<![最之以])后|(?<![之以目提])前|情况下|条件下){_END}"
         ),
     }
@@ -195,6 +196,10 @@ def _own_subject(piece: _Piece, norm: str) -> bool:
 _NO_SUBJECT = frozenset({"这", "那", "该", "此", "其", "这个", "那个", "每", "每个", "同", "呢个", "嗰个"})
 
 
+_VALUE_LEAD = re.compile("|".join(sorted((w for w in CUR_PREFIX if not w.isascii()), key=len, reverse=True))
+                         + r"|最低|最高|至少|最多|不低于|不超过")
+
+
 def _zh_subject(piece: _Piece, norm: str, original: str) -> tuple[str, str]:
     """The leading noun phrase of a clause (time words skipped), and a modal after it."""
     words = [w for w in piece.words if w[0] >= piece.core]
@@ -221,6 +226,10 @@ def _zh_subject(piece: _Piece, norm: str, original: str) -> tuple[str, str]:
         break
     while picked and norm[picked[-1][0] : picked[-1][1]] in ("的", "和", "与", "及"):
         picked.pop()
+    # A currency or a bound before the value leads into the value, it is no subject to carry:
+    # "最低新台幣1,500元，至少要租半年" gives the second part nothing.
+    if picked and (lead := _VALUE_LEAD.search(norm, picked[0][0], picked[-1][1])):
+        picked = [w for w in picked if w[1] <= lead.start()]  # (LAC may cut "新台币" as 新 / 台币)
     if not picked:
         # LAC cuts some topics apart, a one-character verb and a noun ("陪产假" as 陪/v 产假/n),
         # before a modal or preposition.

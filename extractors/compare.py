@@ -250,7 +250,10 @@ def _compare_scaled(qa: Quantity, fa: Decimal, qb: Quantity, fb: Decimal) -> Com
         diff = abs(alo - blo)
         ua, ub = _ulp(qa.value) * fa, _ulp(qb.value) * fb
         # Rounding: "$3.2B" for "$3.21 billion", but a plain price is exact: "$2" is not "$1.50".
-        rounds = ua != ub and (max(ua, ub) > 1 or not (qa.currency or qb.currency))
+        # Not for a one-digit figure: "1 year" states a count, not "0.5 year" rounded.
+        coarse = qa.value if ua > ub else qb.value
+        rounds = ua != ub and (max(ua, ub) > 1 or not (qa.currency or qb.currency)) \
+            and len(coarse.normalize().as_tuple().digits) > 1
         if diff <= tol or (rounds and diff <= max(ua, ub) / 2):
             return "compatible"
         return "different"

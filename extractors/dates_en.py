@@ -87,6 +87,9 @@ _WEEKDAY_RANGE = re.compile(
 # only, so "Sun" (a name) and "Sat" (past tense) stay words.
 _WEEKDAY_ONE = re.compile(r"(?i:\b(?P<d>monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b)", re.ASCII)
 
+# Weekends are Saturday and Sunday, weekdays Monday to Friday.
+_WEEKEND_OR_WEEKDAYS = re.compile(r"(?i:\bweek-?ends?\b|\b(?P<wd>weekdays?)\b)", re.ASCII)
+
 _REL = re.compile(
     r"(?i:\b(?:(?P<day>today|yesterday|tomorrow|the[ ]+day[ ]+before[ ]+yesterday|the[ ]+day[ ]+after[ ]+tomorrow)"
     rf"|(?P<dir>last|next|this|coming)[ ]+(?:(?P<unit>month|year|quarter)|(?P<wd>{_WD})))\b)",
@@ -96,7 +99,7 @@ _REL_DAY = {"today": 0, "yesterday": -1, "tomorrow": 1}
 _DIR = {"last": -1, "next": 1, "coming": 1, "this": 0}
 # Cheap pre-filter: text with none of these cannot hold an English or numeric date.
 _CUE = re.compile(
-    r"\d|(?i:today|yesterday|tomorrow|last|next|this|coming|noon|midday|midnight|mon|tue|wed|thu|fri|sat|sun|quarter"
+    r"\d|(?i:today|yesterday|tomorrow|last|next|this|coming|noon|midday|midnight|mon|tue|wed|thu|fri|sat|sun|week|quarter"
     r"|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)",
     re.ASCII,
 )
@@ -139,6 +142,8 @@ def en_candidates(n: str) -> Iterator[Cand]:
     for m in _WEEKDAY_ONE.finditer(n):
         d = _WEEKDAYS[m["d"][:3].lower()]
         yield Cand(m.start(), m.end(), "weekday_range", wd_from=d, wd_to=d)
+    for m in _WEEKEND_OR_WEEKDAYS.finditer(n):
+        yield Cand(m.start(), m.end(), "weekday_range", wd_from=0 if m["wd"] else 5, wd_to=4 if m["wd"] else 6)
     yield from _relative(n)
 
 

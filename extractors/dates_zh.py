@@ -83,6 +83,8 @@ def zh_candidates(n: str) -> Iterator[Cand]:
         yield Cand(m.start(), m.end(), "quarter", quarter=zh_int(m["q"]), need_year=True)
     yield from _weekday_ranges(n)
     yield from _single_weekdays(n)
+    for m in _WEEKEND_OR_WEEKDAYS.finditer(n):
+        yield Cand(m.start(), m.end(), "weekday_range", wd_from=0 if m["wd"] else 5, wd_to=4 if m["wd"] else 6)
     yield from _times(n)
     yield from _relative(n)
 
@@ -151,6 +153,10 @@ def _weekday_ranges(n: str) -> Iterator[Cand]:
 # "每周一至三次": one to three times a week.
 _COUNT_RANGE_AFTER = re.compile(r"[ ]*(?:至|到|-|~)[ ]*[一二三四五六七八九十两\d]+[ ]*[次个天日小时人元名项件倍周月年%成]")
 _WEEKDAY_ONE = re.compile(rf"{_WD_PREFIX}(?P<a>[一二三四五六日天])")
+
+
+# "周末" is Saturday and Sunday, "平日" Monday to Friday (text is normalised to Simplified).
+_WEEKEND_OR_WEEKDAYS = re.compile(r"周末|双休日|(?P<wd>平日)")
 
 
 def _single_weekdays(n: str) -> Iterator[Cand]:

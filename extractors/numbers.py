@@ -192,6 +192,8 @@ def _amount(n: str, m: re.Match[str], hi: int, has_cur: bool) -> _Amount | None:
     if value is None:
         return None
     end, factor = m.end(), None
+    if (m.group("enw") or m.group("ar")) and (half := _AND_A_HALF_EN.match(n, end, hi)):
+        value, end = value + Decimal("0.5"), half.end()  # "three and a half hours", "one and a half cents"
     s = p["scale"].match(n, end, hi)
     if s and not m.group("pct"):
         word = s.group("w")
@@ -216,7 +218,7 @@ def _amount(n: str, m: re.Match[str], hi: int, has_cur: bool) -> _Amount | None:
         unit, end = ("percentage_point" if point else "percent"), pm.end()
         if pm.group(0).strip() == "成":  # "两成" = 20%
             value *= 10
-    elif cm := p["cur"].match(n, end, hi):
+    elif (cm := p["cur"].match(n, end, hi)) and not _NOT_MONEY.match(n, cm.end()):
         word = phrase_key(cm.group("c"))
         currency, end = (_local_dollar(n) if word in _LOCAL_DOLLAR else CUR_SUFFIX[word]), cm.end()
         if word in ("cents", "cent", "¢"):
@@ -224,8 +226,14 @@ def _amount(n: str, m: re.Match[str], hi: int, has_cur: bool) -> _Amount | None:
                 currency, unit, end = None, "percent", on.end()  # "50 cents on the dollar" = 50%
             else:
                 value = value / 100  # "15 cents" = $0.15
-    if unit is None and (um := p["unit"].match(n, end, hi)):
+        elif word in _TENTHS:
+            value = value / 10  # "三毛钱" = 0.3 yuan
+    # (after a price, "年费" / "月租" name the fee: "一百二十元年费" is 120 yuan, not 120 years)
+    if unit is None and (um := p["unit"].match(n, end, hi)) and not (currency and _FEE_NAME.match(n, um.end())) \
+            and not n.startswith("周年", um.end() - 1):  # "二週年慶" is an anniversary, not two weeks
         unit, end = UNITS[phrase_key(um.group("u"))], um.end()
+        if _AND_A_HALF.match(n, end):
+            value, end = value + Decimal("0.5"), end + 1  # "一年半" = 1.5 years, "两天半" = 2.5 days
     return _Amount(raw, end, value, chinese, factor, currency, unit, bool(more))
 
 
@@ -307,6 +315,12 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
 _ON_THE_DOLLAR = re.compile(r"\s+on\s+the\s+dollar\b", re.IGNORECASE)
 # Words for "dollars" in the local currency: 300元 is NT$300 in a text that speaks of 新台幣.
 _LOCAL_DOLLAR = frozenset({"元", "块", "块钱", "蚊"})
+# (not "one and a half times": a multiplier the answer works with, verifier.arithmetic)
+_AND_A_HALF_EN = re.compile(r"[ ]+and[ ]+a[ ]+half\b(?![ ]+times\b)", re.IGNORECASE)
+_AND_A_HALF = re.compile(r"(?<=[年天日月时])半(?![价年月天日小时折])")
+_TENTHS = frozenset({"毛钱", "角钱", "毛"})
+_NOT_MONEY = re.compile(r"(?<=毛)[巾重利衣毯绒笔发皮料]")
+_FEE_NAME = re.compile(r"费|租|卡|票|薪|会费")
 _TWD_WORDS = re.compile(r"新台币|台币|nt\$|ntd|twd", re.IGNORECASE)
 _HKD_WORDS = re.compile(r"港币|港元|hk\$|hkd|蚊", re.IGNORECASE)
 

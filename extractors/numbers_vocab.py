@@ -56,6 +56,7 @@ UNITS = _expand(
         "km": ("kilometres", "kilometers", "kilometre", "kilometer", "km", "公里", "千米"),
         "m": ("metres", "meters", "metre", "meter", "m", "米"),
         "kg": ("kilograms", "kilogram", "kg", "公斤", "千克"),
+        "litre": ("litres", "liters", "litre", "liter", "公升", "升"),
         "g": ("grams", "gram", "g", "克"),
         "GB": ("gb",), "MB": ("mb",), "TB": ("tb",),
         "device": ("devices", "device", "台"),
@@ -100,6 +101,7 @@ PER_WORDS = _expand(
         "order": ("order", "单", "笔"),
         "km": ("km", "公里"),
         "kg": ("kg", "公斤"),
+        "litre": ("litre", "liter", "公升", "升"),
         "kWh": ("kwh", "kilowatt-hour", "千瓦时", "度"),  # electricity: 每度 = per kWh
     }
 )
@@ -122,7 +124,8 @@ CUR_PREFIX = _expand(
 CUR_SUFFIX = _expand(
     {
         "USD": ("us dollars", "dollars", "dollar", "usd", "美元", "美金", "cents", "cent", "¢"),  # cents: numbers._amount scales them
-        "CNY": ("元人民币", "人民币", "yuan", "rmb", "cny", "块钱", "块", "元", "蚊"),  # bare 元/块/蚊: see numbers._local_dollar
+        "CNY": ("元人民币", "人民币", "yuan", "rmb", "cny", "块钱", "块", "元", "蚊",  # bare 元/块/蚊: see numbers._local_dollar
+                "毛钱", "角钱", "毛"),  # tenths of a yuan: numbers._amount scales them
         "EUR": ("euros", "euro", "eur", "欧元"),
         "GBP": ("pounds", "gbp", "英镑"),
         "HKD": ("hkd", "港元", "港币"),

@@ -107,7 +107,8 @@ _NEGATION_ZH = re.compile(r"[不没无未非勿禁]|拒绝|不得|免于")
 
 # "and" starts a clause only before a modal or auxiliary ("must be 14 characters long and must
 # not reuse ..."); "gift cards and software are non-refundable" stays one clause.
-_CLAUSE_BREAK = re.compile(r"[;；,，。!！?？]|\.(?:\s|$)|\s(?:or|but|while|whereas)\s"
+# (a comma between digits groups thousands: "新台幣1,500元" is one clause)
+_CLAUSE_BREAK = re.compile(r"[;；，。!！?？]|(?<!\d),|,(?!\d{3}(?!\d))|\.(?:\s|$)|\s(?:or|but|while|whereas)\s"
                            r"|\sand\s(?=(?:must|may|can|cannot|should|shall|will|is|are|does|do|has|have)\b)")
 _SENTENCE_END = re.compile(r"[。！？!?；;]|\.(?:\s|$)")
 

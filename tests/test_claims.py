@@ -153,3 +153,14 @@ def test_a_verb_heading_a_chinese_clause_is_its_subject(analyzer: Analyzer, text
 ])
 def test_a_clause_led_by_a_time_word_of_dang_is_not_subordinate(analyzer: Analyzer, text: str, claims: list) -> None:
     assert [c.text for c in split_claims(text, analyzer=analyzer)] == claims
+
+
+@pytest.mark.parametrize("text, expected", [
+    # A currency or bound before a value is no subject to carry to the next part.
+    ("每件作品月租是售價的百分之三，最低新台幣1,500元，至少要租半年。", ["每件作品月租是售價的百分之三", "最低新台幣1,500元，至少要租半年"]),
+    ("起步价500元，含两名搬运工。", ["起步价500元", "起步价含两名搬运工"]),
+    # "要是……" conditions the clause after it.
+    ("要是一个月订满四十小时，工作日单价降到每小时一百元。", ["要是一个月订满四十小时，工作日单价降到每小时一百元"]),
+])
+def test_value_leads_and_if_clauses(analyzer: Analyzer, text: str, expected: list[str]) -> None:
+    assert [c.text for c in split_claims(text, analyzer=analyzer)] == expected

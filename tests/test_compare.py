@@ -237,3 +237,13 @@ def test_limits_on_the_same_side_differ_only_at_the_edge():
 def test_durations_far_apart_are_different_slots(a, b, same):
     (fa,), (fb,) = extract_numbers(a), extract_numbers(b)
     assert same_slot(fa, fb) is same
+
+
+@pytest.mark.parametrize(("a", "b", "verdict"), [
+    ("半年", "一年", "different"),          # a one-digit count is not a rounded figure
+    ("3 years", "2.5 years", "different"),
+    ("1.2 km", "1,247 m", "compatible"),     # rounding to the stated digits still holds
+    ("$3.2 billion", "$3.21 billion", "compatible"),
+])
+def test_rounding_needs_more_than_one_digit(a, b, verdict):
+    assert compare_facts(one(a), one(b)) == verdict

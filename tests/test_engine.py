@@ -779,8 +779,10 @@ def test_a_day_inside_a_stated_period_is_found(lexical, answer, status):
     source = {"id": "S1", "text": "The park is open daily from 29 March to 1 November 2026, and on weekends only "
                                   "from 7 November to 27 December. It is closed on Mondays."}
     claim = lexical.verify(answer, [source], context={"as_of": "2026-11-30"}).claims[0]
-    (day,) = [f for f in claim.facts if f.kind == "date"]
+    (day,) = [f for f in claim.facts if f.kind == "date" and f.text in ("12 December", "3 January")]
     assert day.status == status
+    (weekends,) = [f for f in claim.facts if f.text == "weekends"]
+    assert weekends.status == "matched"  # Saturday and Sunday, as the source's "weekends"
     if status == "matched":
         assert day.evidence_text == "7 November to 27 December"
 
@@ -823,3 +825,85 @@ def test_whom_to_contact_is_the_one_the_source_names_for_the_matter(lexical, ans
     doers = [f for f in claim.facts if f.kind == "qualifier" and f.value["slot"] == "agent"]
     assert [(f.text, f.evidence_text) for f in doers if f.status == "mismatched"] == values
     assert (claim.label == "contradicted") == bool(values)
+
+
+@pytest.mark.parametrize("answer, status", [
+    ("借款人年龄要在18周岁到55周岁之间。", "mismatched"),   # the span's own range, not its bound, is the slot
+    ("借款人年龄要在22周岁到55周岁之间。", "matched"),
+])
+def test_a_range_is_not_confirmed_by_a_bound_beside_another_range(lexical, answer, status):
+    source = {"id": "S1", "text": "借款人年龄须在22周岁至55周岁之间，且贷款到期日借款人年龄不超过60周岁。"}
+    (fact,) = [f for f in lexical.verify(answer, [source]).claims[0].facts if f.kind == "number"]
+    assert fact.status == status
+
+
+@pytest.mark.parametrize("answer, status", [
+    ("二週年慶儲值活動到115年12月5日結束。", "mismatched"),   # the end of the period is another day
+    ("二週年慶儲值活動到115年12月10日結束。", "matched"),
+    ("The promotion runs until 5 December 2026.", "mismatched"),
+    ("The promotion is on 5 December 2026.", "matched"),          # a day inside the period
+])
+def test_a_claimed_end_day_must_be_the_periods_end(lexical, answer, status):
+    text = ("二週年慶儲值活動期間為115年11月20日至115年12月10日。" if "活動" in answer
+            else "The promotion runs from 20 November to 10 December 2026.")
+    claim = lexical.verify(answer, [{"id": "S1", "text": text}], context={"as_of": "2026-11-30"}).claims[0]
+    (day,) = [f for f in claim.facts if f.kind == "date"]
+    assert day.status == status
+
+
+def test_saturday_is_found_in_weekends(lexical):
+    source = {"id": "S1", "text": "Private classes cost A$140 per person on weekdays and A$160 per person on "
+                                  "Fridays and weekends."}
+    claim = lexical.verify("A Saturday private class is A$160 per guest.", [source]).claims[0]
+    (day,) = [f for f in claim.facts if f.kind == "date"]
+    assert (day.status, day.evidence_text) == ("matched", "weekends")
+
+
+def test_the_edge_of_a_bound_named_as_a_mark(lexical):
+    source = {"id": "S1", "text": "The card fee is A$3.50 per card per month, waived for accounts that buy more "
+                                  "than 5,000 litres in a month."}
+    ok = lexical.verify("You're under the 5,000-litre mark where the fee is waived.", [source]).claims[0]
+    assert [f.status for f in ok.facts] == ["matched"]
+    wrong = lexical.verify("The fee is waived above 6,000 litres.", [source]).claims[0]
+    assert [(f.status, f.evidence_text) for f in wrong.facts] == [("mismatched", "more than 5,000 litres")]
+
+
+def test_a_threshold_the_claim_states_names_its_case(lexical):
+    # The 0.6 belongs to the 满100张 case the claim names, not to the 6寸照片 topic's base price.
+    source = {"id": "S1", "text": "拾光冲印6寸照片每张0.8元，满100张每张0.6元；7寸照片每张1.5元；10寸照片每张6元。"}
+    claim = lexical.verify("一次洗满一百张，6寸照片每张六毛。", [source]).claims[0]
+    (price,) = [f for f in claim.facts if f.text.startswith("每张")]
+    assert (price.status, price.evidence_text) == ("matched", "0.6元")
+
+
+def test_one_month_is_found_as_every_month_and_an_average_is_worked_out(lexical):
+    sources = [{"id": "S1", "text": "每月预订满40小时的，享受工作日每小时100元的优惠价。10次卡售价1080元。"}]
+    claims = lexical.verify("要是一个月订满四十小时，工作日单价降到每小时一百元。10次卡1080元，平均下来每次一百零八块。",
+                            sources).claims
+    facts = {f.text: (f.status, f.evidence_text) for c in claims for f in c.facts}
+    assert facts["一个月"] == ("matched", "每月")
+    assert facts["每次一百零八块"] == ("matched", "1080元 ÷ 10")
+    assert claims[0].text.startswith("要是一个月")  # the "if" clause stays with what it conditions
+
+
+def test_a_band_the_claim_states_with_thousands_commas_is_no_dropped_condition(lexical):
+    source = {"id": "S1", "text": "Trade accounts with annual hire spend above £20,000 receive 25% off list prices; "
+                                  "accounts between £5,000 and £20,000 receive 15%."}
+    claim = lexical.verify("With annual spend of around £12,000 you fall in the £5,000 to £20,000 band, which gets "
+                           "15% off list prices.", [source]).claims[0]
+    assert "condition" not in claim.reason
+
+
+def test_a_duration_is_found_as_the_length_of_a_stated_time_range(lexical):
+    source = {"id": "S1", "text": "The course runs for four consecutive Saturdays, 10 am to noon, at our indoor range."}
+    facts = lexical.verify("Each class is two hours, on four Saturdays.", [source]).claims[0].facts
+    assert [(f.text, f.status, f.evidence_text) for f in facts if f.kind == "number"] == \
+        [("two hours", "matched", "10 am to noon")]
+    facts = lexical.verify("Each class is three hours.", [source]).claims[0].facts
+    assert [f.status for f in facts if f.kind == "number"] == ["missing"]
+
+
+def test_a_count_in_a_sum_is_found_when_the_source_happens_to_state_the_total_too(lexical):
+    source = {"id": "S1", "text": "保留原边（原边改短）每条60元。西装收腰每件120元。"}
+    facts = lexical.verify("保留原边改短是每条60元，两条一共120元。", [source]).claims[0].facts
+    assert {f.text: f.status for f in facts}["两条"] == "matched"

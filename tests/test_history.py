@@ -187,3 +187,13 @@ def test_a_claim_dated_this_year_does_not_rest_on_last_years_sentence(lexical):
 def test_a_claim_dated_last_year_may_rest_on_last_years_sentence(lexical):
     report = lexical.verify("2025年报名费为每科150元。", [{"id": "S1", "text": EXAM}])
     assert report.claims[0].label == "supported"
+
+
+@pytest.mark.parametrize("text, past", [
+    # An older year opening an English sentence, with no present tense: "cost" may be either.
+    ("Standard memory card recovery is a fixed £149. In 2025 memory card recovery cost £129.", [False, True]),
+    ("Standard recovery is £149. In 2025 we opened a second lab, which is in Leeds.", [False, False]),
+])
+def test_an_older_year_opening_an_english_sentence(text, past):
+    source = Source(id="S1", text=text, metadata={"status": "active", "effective_from": "2026-01-05"})
+    assert [s.past for s in segment_source(source).sentences] == past

@@ -365,3 +365,26 @@ def test_a_clause_number_with_kuan_is_an_identifier_not_a_count():
 def test_chinese_counting_words_are_units(text, value, unit, per):
     (fact,) = extract_numbers(text)
     assert (fact.value.value, fact.value.unit, fact.value.per) == (Decimal(value), unit, per)
+
+
+@pytest.mark.parametrize("text, value, unit, currency, per", [
+    ("另外每年交一百二十元年费", "120", None, "CNY", None),       # 年费 names the fee, not 120 years
+    ("柴油每升能便宜三毛钱", "0.3", None, "CNY", None),            # tenths of a yuan
+    ("一杯五毛", "0.5", None, "CNY", None),
+    ("你们每月八千升", "8000", "litre", None, "month"),
+    ("smaller fleets earn 1.5 cents per litre", "0.015", None, "USD", "litre"),
+    ("有效期一年半", "1.5", "year", None, None),
+    ("两天半", "2.5", "day", None, None),
+    ("the session runs three and a half hours", "3.5", "hour", None, None),
+    ("a rebate of one and a half cents a litre", "0.015", None, "USD", "litre"),
+])
+def test_halves_tenths_litres_and_fee_names(text, value, unit, currency, per):
+    (fact,) = extract_numbers(text)
+    q = fact.value
+    assert (q.value, q.unit, q.currency, q.per) == (Decimal(value), unit, currency, per)
+
+
+@pytest.mark.parametrize("text", ["二週年慶儲值活動", "两周年", "毛巾三条", "weekend hire is one and a half times that"])
+def test_anniversaries_towels_and_multipliers_are_no_values(text):
+    # (no weeks in an anniversary, no money in a towel; the multiplier is verifier.arithmetic's)
+    assert [f.text for f in extract_numbers(text) if f.value.unit in ("week", "times") or f.value.currency] == []

@@ -415,3 +415,8 @@ def test_a_negated_clause_loses_to_a_closer_affirmative_one(analyzer):
             "atom and a slight negative charge on the oxygen atom.")
     claim = split_claims("Hydrogen atoms in water molecules have a positive charge.", analyzer=analyzer)[0]
     assert not polarity_clash(claim, span)
+
+
+def test_a_thousands_comma_does_not_cut_a_clause():
+    text = "月租金為作品售價的3%，每件最低新台幣1,500元, and C$2,500 after that"
+    assert [text[a:b] for a, b in clauses(text)] == ["月租金為作品售價的3%", "每件最低新台幣1,500元", " and C$2,500 after that"]

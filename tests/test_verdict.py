@@ -303,3 +303,9 @@ def test_a_rule_restricted_by_only_anchors_no_claim_about_something_else(analyze
     assert _label(analyzer, "With your pensioner concession card you'll get 10% off the barrier.", text).label \
         != "supported"
     assert _label(analyzer, "Pensioner concession card holders get 10% off inspections.", text).label == "supported"
+
+
+def test_as_usual_does_not_hide_a_negation(analyzer):
+    text = "A方案每學期新台幣18,000元。週末及國定假日不供餐。"
+    high = NLIScores(entailment=0.9, neutral=0.08, contradiction=0.02)
+    assert _label(analyzer, "週末也照常供餐。", text, scores=high).label == "contradicted"

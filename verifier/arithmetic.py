@@ -24,7 +24,7 @@ from verifier.fact_result import FactResult
 # that happen to multiply to a third ("2 hours, 10 people, $20") prove nothing.
 _RESULT_CUE = re.compile(r"\b(?:so|total(?:ling|s)?|in total|altogether|combined|comes? to|works? out|means?|"
                          r"that's|which is|making)\b|一共|总共|總共|合计|合計|加起来|加起來|共计|共計|总计|總計|"
-                         r"就是|即係|即是|所以|算|[，,]\s*是|=|＝"
+                         r"就是|即係|即是|所以|算|平均|\bon average\b|\baverages?\b|[，,]\s*是|=|＝"
                          # a count, then the total: "两双是78元", "三台要360元"
                          r"|[两二三四五六七八九十\d]+\s*[个個人位台张張间間晚天日月次件份套条條只隻双雙]\s*(?:是|要|共)",
                          re.IGNORECASE)
@@ -72,7 +72,14 @@ def worked_out(fact: Fact, claim: Claim, earlier: str = "", question: str = "",
 def found_by_working(results: list[FactResult], claim: Claim, earlier_answer: str, question: str) -> list[FactResult]:
     """The fact check's results with the values the claim works out (and the counts it works
     them out with) found: `evidence_text` says how, `source_id` is None."""
-    return _counts_worked_with([_worked_out(r, claim, earlier_answer, question) for r in results])
+    results = [_worked_out(r, claim, earlier_answer, question) for r in results]
+    if not any(_maybe_count(r) for r in results):
+        return results
+    # A total the sources happen to state too ("两条一共120元" beside "西装收腰每件120元") is still
+    # worked out with the claim's count.
+    also = [how for r in results if r.status == "matched" and r.source_id is not None and r.fact.kind == "number"
+            and (how := worked_out(r.fact, claim, earlier_answer, question)) is not None]
+    return _counts_worked_with(results, also)
 
 
 def _worked_out(result: FactResult, claim: Claim, earlier_answer: str, question: str) -> FactResult:
@@ -85,17 +92,23 @@ def _worked_out(result: FactResult, claim: Claim, earlier_answer: str, question:
     return result if how is None else FactResult(result.fact, "matched", None, how)
 
 
-def _counts_worked_with(results: list[FactResult]) -> list[FactResult]:
+def _maybe_count(r: FactResult) -> bool:
+    q = r.fact.value
+    return r.status == "missing" and r.fact.kind == "number" and not r.past and isinstance(q, Quantity) \
+        and q.currency is None and q.comparator == "eq" and q.value is not None
+
+
+def _counts_worked_with(results: list[FactResult], also: list[str] = ()) -> list[FactResult]:  # type: ignore[assignment]
     """A count the claim multiplies by in a sum it works out is the asker's, not the sources':
-    "两双" in "每双39元，两双是78元" is found in that sum."""
+    "两双" in "每双39元，两双是78元" is found in that sum. `also`: sums worked out for totals the
+    sources state as well."""
     sums = [r.evidence_text for r in results if r.status == "matched" and r.source_id is None and r.evidence is None
-            and r.evidence_text and "×" in r.evidence_text]
+            and r.evidence_text and "×" in r.evidence_text] + [how for how in also if "×" in how]
     used = {int(n) for how in sums for n in _MULTIPLIER.findall(how)}
     out = []
     for r in results:
         q = r.fact.value
-        if r.status == "missing" and r.fact.kind == "number" and not r.past and isinstance(q, Quantity) \
-                and q.currency is None and q.comparator == "eq" and q.value is not None and q.value in used:
+        if _maybe_count(r) and q.value in used:  # type: ignore[union-attr]
             r = FactResult(r.fact, "matched", None, next(how for how in sums if str(int(q.value)) in how))
         out.append(r)
     return out

@@ -121,12 +121,34 @@ def bound_elsewhere(fact: Fact, agree: Fact, span: Span, values: list[Fact], cla
         if groups is None:
             return None
         here = next(g for g in groups if agree in g.values)
+        if len(here.values) == 1 and _case_by_value(claim, fact, span, groups) is here:
+            return None
         rival = _rival(fact, agree, groups, here, span.text, span.start,
                        _Asker(mine, context, tuple(o for o in claim.facts if o is not fact), named_by_claim))
         if rival is not None or len(here.values) == len(inside):
             return rival
         start, end, inside = here.start, here.end, list(here.values)
     return None
+
+
+def _case_by_value(claim: Claim, fact: Fact, span: Span, groups: list[Group]) -> Group | None:
+    """The one group that states another bound of the claim: the claim names that group's case
+    by its threshold ("满一百张，每张六毛" against "每张0.8元，满100张每张0.6元"). None when no
+    group or more than one does."""
+    def inside(g: Group) -> list[Fact]:
+        return [o for o in span.facts if o.kind == "number" and span.start + g.start <= o.start < span.start + g.end]
+
+    # (a threshold names a case, "满100张", "over 5 nights"; a plain number may be the topic all
+    # groups share, "6寸照片", and a limit the rule itself, "within 15 days")
+    bounds = [c for c in claim.facts if c is not fact and c.kind == "number"
+              and c.value.comparator in ("ge", "gt")]  # type: ignore[union-attr]
+
+    def stated(g: Group) -> bool:
+        return any(compare_facts(c, o) in ("equal", "compatible") and o.value.comparator == c.value.comparator  # type: ignore[union-attr]
+                   for c in bounds for o in inside(g))
+
+    named = [g for g in groups if stated(g)]
+    return named[0] if len(named) == 1 else None
 
 
 @dataclass(frozen=True)

@@ -144,12 +144,13 @@ def dropped_condition(claim: Claim, span: Span, facts: list[FactResult]) -> str 
     a, b = parts[best]
     matched = {(f.evidence.start, f.evidence.end) for f in facts if f.evidence is not None}
     said = english_number_words(normalise(claim.sentence or claim.text))
+    said_digits = re.sub(r"(?<=\d),(?=\d{3})", "", said)  # "£20,000" states 20000
     # A cap ("最多5天") is a condition too when the claim says "all" where the span caps it.
     bounds = ("gt", "ge", "le", "lt") if _unstated_universal(claim, span.text) else ("gt", "ge")
     for fact in span.facts:
         threshold = fact.kind == "number" and fact.value.comparator in bounds  # type: ignore[union-attr]
         if (threshold and a <= fact.start - span.start < b and (fact.start, fact.end) not in matched
-                and _plain_number(fact) not in said):
+                and _plain_number(fact) not in said_digits):
             return span.text[a:b].strip()
     if _CONDITION_WORD.search(said):
         return None

@@ -22,8 +22,9 @@ from verifier.arithmetic import found_by_working
 from verifier.binding import bound_elsewhere, condition_elsewhere
 from verifier.candidates import Candidate
 from verifier.labels import swapped_label
-from verifier.segment import Span
 from verifier.fact_result import FactResult
+from verifier.periods import time_span, within_period
+from verifier.segment import Span
 from verifier.names import check_name, entity_clash, entity_displaced, named_only_beside_rival
 
 # Without context words saying two numbers fill the same slot, a different value counts
@@ -130,7 +131,8 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
             sorted((o for o, v in verdicts if v == "compatible" and not _rival_limit(fact, o, verdicts)),
                    key=lambda o: o.value.value != fact.value.value)  # type: ignore[union-attr]
         agree = next((o for o, v in verdicts if v == "equal"), None) or next(iter(compatible), None) \
-            or _unit_implied(fact, cand.span) or _one_each(fact, cand.span)
+            or _unit_implied(fact, cand.span) or _one_each(fact, cand.span) or _edge_named(fact, same, claim) \
+            or time_span(fact, cand.span)
         if agree is not None:
             rival = None if claim is None or agree not in same else \
                 _bound_in_window(fact, agree, cand.span, ranked, claim, question) \
@@ -183,6 +185,23 @@ def _unit_implied(fact: Fact, span: Span) -> Fact | None:
                 None)
 
 
+# "the 5,000-litre mark", "100元门槛": the claim names a bound's edge, not an amount.
+_EDGE_WORD = re.compile(r"[\s-]*(?:[a-z]+[\s-]+)?(?:mark|threshold|limit|cap|cut-?off|line)\b|\s*(?:的)?(?:门槛|門檻|线|線)",
+                        re.IGNORECASE)
+
+
+def _edge_named(fact: Fact, same: list[Fact], claim: Claim | None) -> Fact | None:
+    """The span's bound whose edge the claim names ("under the 5,000-litre mark" against "more
+    than 5,000 litres")."""
+    if claim is None or fact.kind != "number" or fact.value.comparator != "eq":  # type: ignore[union-attr]
+        return None
+    at = fact.end - claim.start
+    if not 0 <= at <= len(claim.text) or not _EDGE_WORD.match(claim.text, at):
+        return None
+    return next((o for o in same if o.value.comparator != "eq"  # type: ignore[union-attr]
+                 and o.value.value is not None and o.value.value == fact.value.value), None)  # type: ignore[union-attr]
+
+
 _ONE = re.compile(r"^(?:[一壹]|one|an?)\s*", re.IGNORECASE)
 
 
@@ -195,6 +214,7 @@ def _one_each(fact: Fact, span: Span) -> Fact | None:
     word = _ONE.sub("", fact.text)
     if not word or word == fact.text:
         return None
+    word = word.removeprefix("个").removeprefix("個") or word  # "一个月" against "每月"
     each = re.escape(word) if word.isascii() else None
     pattern = rf"\b(?:per|each|every|a)\s+{each}\b" if each else "每" + re.escape(word)
     found = re.search(pattern, span.text, re.IGNORECASE)
@@ -247,6 +267,9 @@ def _rival_limit(fact: Fact, agree: Fact, verdicts: list[tuple[Fact, str]]) -> b
         if per and agree.value.comparator != "eq" and agree.value.per != per and any(  # type: ignore[union-attr]
                 v == "different" and o.value.comparator == "eq" and o.value.per == per for o, v in verdicts):  # type: ignore[union-attr]
             return True
+        if fact.value.value is None and agree.value.comparator != "eq" and any(  # type: ignore[union-attr]
+                v == "different" and o.value.value is None for o, v in verdicts):  # type: ignore[union-attr]
+            return True  # a range ("18到55周岁") against the span's other range ("22至55周岁"), not its bound
         edge = agree.value.value  # type: ignore[union-attr]
         return agree.value.comparator != "eq" and edge is not None and any(  # type: ignore[union-attr]
             v == "different" and o.value.comparator == "eq" and o.value.value == edge for o, v in verdicts)  # type: ignore[union-attr]
@@ -287,9 +310,24 @@ def _date_confirms(claim: Fact, evidence: Fact) -> bool:
     if verdict == "different":
         return False
     gc, ge = claim.value.granularity, evidence.value.granularity  # type: ignore[union-attr]
+    if gc == "weekday_range" and ge != "weekday_range":
+        # A day confirms a day of the week only when it falls on it, as far as its year tells.
+        return ge == "day" and _falls_on(evidence.value, claim.value)  # type: ignore[arg-type]
     if "time" in (gc, ge):
         return gc == ge or ge == "datetime"
     return _GRANULARITY_RANK.get(ge, 0) >= _GRANULARITY_RANK.get(gc, 0)
+
+
+def _falls_on(day: DateValue, weekdays: DateValue) -> bool:
+    if day.year is None or day.month is None or day.day is None:
+        return True  # (no year, no weekday to check: as before, the day is taken to confirm it)
+    try:
+        weekday = dt.date(day.year, day.month, day.day).weekday()
+    except ValueError:
+        return False
+    first, last = weekdays.weekday_from, weekdays.weekday_to
+    assert first is not None and last is not None
+    return first <= weekday <= last if first <= last else weekday >= first or weekday <= last
 
 
 _STATES_YEAR = re.compile(r"\d{4}|年|'\d\d\b", re.IGNORECASE)
@@ -318,8 +356,9 @@ def _check_date(fact: Fact, ranked: list[Candidate], min_relevance: float, claim
     for cand in ranked:
         if cand.relevance >= min_relevance or cand is ranked[0]:
             agree = next((o for o in cand.span.facts if o.kind == "date" and _date_confirms(fact, o)), None)
-            if agree is None and (period := _within_period(fact, cand.span)) is not None:
-                return FactResult(fact, "matched", period[0], period[1], cand.span.source_id)
+            if agree is None and (period := within_period(fact, cand.span, claim)) is not None:
+                edge, text, holds = period
+                return FactResult(fact, "matched" if holds else "mismatched", edge, text, cand.span.source_id)
             if agree is not None:
                 rival = None if claim is None else _bound_in_window(fact, agree, cand.span, ranked, claim, question)
                 if rival is not None:
@@ -333,38 +372,6 @@ def _check_date(fact: Fact, ranked: list[Candidate], min_relevance: float, claim
         if clash is not None:
             return FactResult(fact, "mismatched", clash, clash.text, cand.span.source_id)
     return FactResult(fact, "missing")
-
-
-_PERIOD_JOIN = re.compile(r"\s*(?:to|until|till|through|[-–—~～至到])\s*", re.IGNORECASE)
-
-
-def _within_period(fact: Fact, span: Span) -> tuple[Fact, str] | None:
-    """(the period's first date, the period as written) when the span gives a period from one
-    day to another that holds the claim's day: "on weekends only from 7 November to 27
-    December" holds "12 December"."""
-    v = fact.value
-    if not isinstance(v, DateValue) or v.granularity != "day" or v.month is None or v.day is None:
-        return None
-    days = [o for o in span.facts if o.kind == "date" and isinstance(o.value, DateValue)
-            and o.value.granularity == "day" and o.value.month and o.value.day]
-    for a, b in zip(days, days[1:]):
-        if not _PERIOD_JOIN.fullmatch(span.text[a.end - span.start : b.start - span.start]):
-            continue
-        first, last = a.value, b.value
-        assert isinstance(first, DateValue) and isinstance(last, DateValue)
-        year = first.year or last.year or v.year
-        if year is None:
-            continue
-        try:
-            start, end = dt.date(year, first.month, first.day), dt.date(last.year or year, last.month, last.day)  # type: ignore[arg-type]
-            if end < start and last.year is None:
-                end = end.replace(year=end.year + 1)  # "from 1 December to 31 January"
-            day = dt.date(v.year or year, v.month, v.day)
-        except ValueError:  # 29 February outside a leap year
-            continue
-        if start <= day <= end:
-            return a, span.text[a.start - span.start : b.end - span.start]
-    return None
 
 
 def _comparable(a: Fact, b: Fact) -> bool:

@@ -74,12 +74,18 @@ def past_sentences(text: str, sentences: list[tuple[int, int]], dates: list[Fact
         # "2025年报名费为每科150元": an older year as the topic of a Chinese sentence, unless it starts a rule.
         older_topic_zh = newest is not None and max(stated, default=newest) < newest and any(
             d.start - start <= 2 and _ZH_TOPIC_YEAR.match(text, d.end) for d in inside)
+        # "In 2025 memory card recovery cost £129": an older year that opens the sentence, with no
+        # present tense to carry the rule on ("cost" may be either).
+        older_topic_en = older and max(stated) < newest and not _PRESENT_TENSE.search(sentence) and any(
+            _EN_TOPIC_YEAR.fullmatch(text, start, d.start) for d in inside)  # type: ignore[operator]
         past_tense = bool(_PAST_TENSE.search(sentence)) and not _PRESENT_TENSE.search(sentence)
         if (_SAYS_SO.search(sentence) or (before and _PAST_TENSE.search(sentence)) or before_older_zh
-                or older_topic_zh or (older and (past_tense or _EDITION.search(sentence)))):
+                or older_topic_zh or older_topic_en or (older and (past_tense or _EDITION.search(sentence)))):
             out.add(i)
     return out
 
+
+_EN_TOPIC_YEAR = re.compile(r"\W*(?:in|during)\s+(?:(?:the\s+)?(?:fiscal|financial|calendar)\s+year\s+)?", re.IGNORECASE)
 
 # A Chinese year that is the sentence's topic: "2025年报名费……", "2025年度的……" (not "2025年起").
 _ZH_TOPIC_YEAR = re.compile(r"(?:年度|年)?(?:的)?(?![起以之开生])[\u4e00-\u9fff]")

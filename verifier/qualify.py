@@ -211,7 +211,11 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
         return True
     about_claim = any(not content_tokens(scope) or mine & frozenset(content_tokens(scope))
                       for scope in negation_scopes(best))
-    return token_recall(claim.text, best) >= _polarity_min_recall(claim.text) and about_claim
+    # ("照常" / "as usual" affirms, it has nothing of its own to find in the span)
+    return token_recall(_AS_USUAL.sub(" ", claim.text), best) >= _polarity_min_recall(claim.text) and about_claim
+
+
+_AS_USUAL = re.compile(r"照常|照樣|照样|也|\bas usual\b", re.IGNORECASE)
 
 
 _CONDITIONAL_NEGATION = re.compile(r"\b(?:if|unless|until|when|once)\b[^,;:.]*?(?:\b(?:not|never|no|cannot)\b|n['’]t\b)|"

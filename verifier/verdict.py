@@ -171,10 +171,17 @@ def _says_more(claim: Claim, span: Span, facts: list[FactResult], asker: dict[st
 
 def _states_values(scored: ScoredCandidate, facts: list[FactResult]) -> bool:
     """Whether the span holds the evidence of every number and date of the claim (and it has some)."""
-    values = [f for f in facts if f.fact.kind in ("number", "date")]
+    values = _anchoring_values(facts)
     span = scored.candidate.span
     return bool(values) and all(f.status == "matched" and f.evidence is not None and f.source_id == span.source_id
                                 and span.start <= f.evidence.start and f.evidence.end <= span.end for f in values)
+
+
+def _anchoring_values(facts: list[FactResult]) -> list[FactResult]:
+    """The numbers and dates that tie a span to a claim; a day of the week ("on weekdays") is
+    too common a word to tie anything."""
+    return [f for f in facts if f.fact.kind == "number"
+            or f.fact.kind == "date" and f.fact.value.granularity != "weekday_range"]  # type: ignore[union-attr]
 
 
 def _undercut(window: ScoredCandidate, scored: list[ScoredCandidate], thresholds: Thresholds) -> bool:
@@ -256,7 +263,7 @@ def _anchored(claim: Claim, grounded: list[ScoredCandidate], facts: list[FactRes
     """A sentence that states every number and date of the claim and at least half its words:
     with the values pinned down, what is left to misread is wording, where small models
     under-score close paraphrases ("time and a half" for "1.5 times the rate")."""
-    values = [f for f in facts if f.fact.kind in ("number", "date")]
+    values = _anchoring_values(facts)
     if thresholds.anchored >= 1 or not values or any(f.status != "matched" or f.evidence is None for f in values):
         return None
 

@@ -1,0 +1,93 @@
+"""A claim's day against a period a span states: "on weekends only from 7 November to 27 December"
+holds "12 December"; "活动到12月5日结束" names the period's end, which must then be its last day."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from extractors import Claim, Fact
+from extractors.schema import DateValue
+from verifier.segment import Span
+
+_PERIOD_JOIN = re.compile(r"\s*(?:to|until|till|through|[-–—~～至到])\s*", re.IGNORECASE)
+
+# The claim gives the day a period ends ("到12月5日结束", "runs until 5 December") or starts.
+_ENDS_BEFORE = re.compile(r"(?:到|至|截至|截止到?|直到|\b(?:until|till|through|ends?\s+(?:on\s+)?|closes?\s+(?:on\s+)?))\s*$",
+                          re.IGNORECASE)
+_ENDS_AFTER = re.compile(r"\s*(?:结束|結束|截止|为止|為止|止)")
+_STARTS_BEFORE = re.compile(r"(?:从|從|自|\b(?:starts?\s+(?:on\s+)?|begins?\s+(?:on\s+)?))\s*$", re.IGNORECASE)
+_STARTS_AFTER = re.compile(r"\s*(?:开始|開始|起)")
+
+
+def period_edge(fact: Fact, claim: Claim | None) -> str | None:
+    """"end" or "start" when the claim states its day as the end or start of a period."""
+    if claim is None:
+        return None
+    at = fact.start - claim.start
+    if not 0 <= at <= len(claim.text) or claim.text[at:at + len(fact.text)] != fact.text:
+        return None
+    before, after = claim.text[:at], claim.text[at + len(fact.text):]
+    if _ENDS_BEFORE.search(before) or _ENDS_AFTER.match(after):
+        return "end"
+    if _STARTS_BEFORE.search(before) or _STARTS_AFTER.match(after):
+        return "start"
+    return None
+
+
+def within_period(fact: Fact, span: Span, claim: Claim | None = None) -> tuple[Fact, str, bool] | None:
+    """(the period's first date, the period as written, True) when the span gives a period from
+    one day to another that holds the claim's day: "on weekends only from 7 November to 27
+    December" holds "12 December". When the claim gives its day as the period's end or start
+    ("活动到12月5日结束") and the period's own end or start is another day: (that day, the
+    period, False), a mismatch."""
+    v = fact.value
+    if not isinstance(v, DateValue) or v.granularity != "day" or v.month is None or v.day is None:
+        return None
+    days = [o for o in span.facts if o.kind == "date" and isinstance(o.value, DateValue)
+            and o.value.granularity == "day" and o.value.month and o.value.day]
+    for a, b in zip(days, days[1:]):
+        if not _PERIOD_JOIN.fullmatch(span.text[a.end - span.start : b.start - span.start]):
+            continue
+        first, last = a.value, b.value
+        assert isinstance(first, DateValue) and isinstance(last, DateValue)
+        year = first.year or last.year or v.year
+        if year is None:
+            continue
+        try:
+            start, end = dt.date(year, first.month, first.day), dt.date(last.year or year, last.month, last.day)  # type: ignore[arg-type]
+            if end < start and last.year is None:
+                end = end.replace(year=end.year + 1)  # "from 1 December to 31 January"
+            day = dt.date(v.year or year, v.month, v.day)
+        except ValueError:  # 29 February outside a leap year
+            continue
+        if start <= day <= end:
+            period = span.text[a.start - span.start : b.end - span.start]
+            edge = period_edge(fact, claim)
+            if edge is not None and day != (end if edge == "end" else start):
+                return (b if edge == "end" else a), period, False
+            return a, period, True
+    return None
+
+
+_MINUTES = {"hour": 60, "minute": 1}
+
+
+def time_span(fact: Fact, span: Span) -> Fact | None:
+    """The span's clock times whose difference is the claim's duration: "two hours each time"
+    against "10 am to noon", "三个小时" against "上午9点至12点". The times as one fact, or None."""
+    q = fact.value
+    if fact.kind != "number" or q.unit not in _MINUTES or q.value is None or q.comparator != "eq":  # type: ignore[union-attr]
+        return None
+    wanted = q.value * _MINUTES[q.unit]  # type: ignore[union-attr, index]
+    times = [o for o in span.facts if o.kind == "date" and isinstance(o.value, DateValue)
+             and o.value.granularity == "time" and o.value.hour is not None]
+    for a, b in zip(times, times[1:]):
+        if not _PERIOD_JOIN.fullmatch(span.text[a.end - span.start : b.start - span.start]):
+            continue
+        start = a.value.hour * 60 + (a.value.minute or 0)  # type: ignore[union-attr, operator]
+        end = b.value.hour * 60 + (b.value.minute or 0)  # type: ignore[union-attr, operator]
+        if end - start == wanted:
+            text = span.text[a.start - span.start : b.end - span.start]
+            return fact.model_copy(update={"text": text, "start": a.start, "end": b.end, "context": ""})
+    return None
