@@ -16,7 +16,8 @@ Rules for numbers (documented here because the fact-check step depends on them):
   side's bound (``up to 500`` vs ``300``); an approximate value within tolerance
   (max(10 %, half its last stated digit), so ``about 1.2 km`` ~ ``1,247 m``); or rounding,
   when the less precise side equals the other rounded to its stated digits
-  (``$3.2B`` ~ ``$3.21B``, ``1.2 km`` ~ ``1,247 m``). Precision comes from the Decimal
+  (``$3.2B`` ~ ``$3.21B``, ``1.2 km`` ~ ``1,247 m``), when that side states more than one digit
+  (``1年`` is a count, not ``半年`` rounded). Precision comes from the Decimal
   exponent the extractor keeps (``3.2E+9`` is stated to 0.1 billion). Money rounds only when
   scaled: a plain price is exact (``$2`` is not ``$1.50``).
 - A unit on one side only is implied, not converted: ``at least 16`` ~ ``at least 16 years``.

@@ -10,7 +10,8 @@ A sentence counts as past when it says so ("previously", "no longer", "此前", 
 speaks of a time before ("before", "prior to", "until" a date) or of a year older than the
 newest year in its source, in the past tense or of an edition ("was", "2025 edition", "2025年版"),
 or (Chinese having no tense) before such a year's date ("2025年12月31日前获得的积分"), or with
-such a year as its topic ("2025年报名费为每科150元").
+such a year as its topic ("2025年报名费为每科150元"), or, in English, opening the sentence with no
+present tense to carry the rule on ("In 2025 memory card recovery cost £129").
 Within one sentence, a clause whose year is older than another clause's, with no word that makes
 it a start ("2026年起手续费为30元，2025年手续费为25元"), states the past too: its values are past.
 A value a change starts from is the old value too: "raised to $4.9 billion from $4.7 billion",
