@@ -156,6 +156,8 @@ GOLD_SETS = {
     "decision_k": ("decision_gold_k.jsonl", decision_metrics),
     "engine_l": ("engine_gold_l.jsonl", claim_metrics),
     "decision_l": ("decision_gold_l.jsonl", decision_metrics),
+    "engine_m": ("engine_gold_m.jsonl", claim_metrics),
+    "decision_m": ("decision_gold_m.jsonl", decision_metrics),
 }
 
 
