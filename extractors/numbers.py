@@ -232,7 +232,7 @@ def _amount(n: str, m: re.Match[str], hi: int, has_cur: bool) -> _Amount | None:
     if unit is None and (um := p["unit"].match(n, end, hi)) and not (currency and _FEE_NAME.match(n, um.end())) \
             and not n.startswith("周年", um.end() - 1):  # "二週年慶" is an anniversary, not two weeks
         unit, end = UNITS[phrase_key(um.group("u"))], um.end()
-        if _AND_A_HALF.match(n, end):
+        if _HALF_AFTER_UNIT.match(n, end):
             value, end = value + Decimal("0.5"), end + 1  # "一年半" = 1.5 years, "两天半" = 2.5 days
     return _Amount(raw, end, value, chinese, factor, currency, unit, bool(more))
 
@@ -317,7 +317,8 @@ _ON_THE_DOLLAR = re.compile(r"\s+on\s+the\s+dollar\b", re.IGNORECASE)
 _LOCAL_DOLLAR = frozenset({"元", "块", "块钱", "蚊"})
 # (not "one and a half times": a multiplier the answer works with, verifier.arithmetic)
 _AND_A_HALF_EN = re.compile(r"[ ]+and[ ]+a[ ]+half\b(?![ ]+times\b)", re.IGNORECASE)
-_AND_A_HALF = re.compile(r"(?<=[年天日月时])半(?![价年月天日小时折])")
+# "一年半": the half after the unit ("一个半小时", with 个 between, is numbers_words.and_a_half)
+_HALF_AFTER_UNIT = re.compile(r"(?<=[年天日月时])半(?![价年月天日小时折])")
 _TENTHS = frozenset({"毛钱", "角钱", "毛"})
 _NOT_MONEY = re.compile(r"(?<=毛)[巾重利衣毯绒笔发皮料]")
 _FEE_NAME = re.compile(r"费|租|卡|票|薪|会费")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 from itertools import combinations
+from typing import Sequence
 
 from extractors import Claim, Fact, extract_numbers
 from extractors.chinese_numerals import parse_chinese_number
@@ -98,7 +99,7 @@ def _maybe_count(r: FactResult) -> bool:
         and q.currency is None and q.comparator == "eq" and q.value is not None
 
 
-def _counts_worked_with(results: list[FactResult], also: list[str] = ()) -> list[FactResult]:  # type: ignore[assignment]
+def _counts_worked_with(results: list[FactResult], also: Sequence[str] = ()) -> list[FactResult]:
     """A count the claim multiplies by in a sum it works out is the asker's, not the sources':
     "两双" in "每双39元，两双是78元" is found in that sum. `also`: sums worked out for totals the
     sources state as well."""
