@@ -32,6 +32,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Literal
 
+from extractors.numbers_vocab import BARE_DOLLAR, BARE_FAMILIES, BARE_YEN
 from extractors.schema import Fact, Quantity
 
 __all__ = ["same_slot", "compare_facts", "describe", "Comparison"]
@@ -40,7 +41,7 @@ Comparison = Literal["equal", "compatible", "close", "different"]
 
 # unit -> (conversion dimension, factor to the dimension's base unit)
 _CONVERT: dict[str, tuple[str, Decimal]] = {
-    "m": ("length", Decimal(1)), "km": ("length", Decimal(1000)),
+    "m": ("length", Decimal(1)), "km": ("length", Decimal(1000)), "cm": ("length", Decimal("0.01")),
     "g": ("mass", Decimal(1)), "kg": ("mass", Decimal(1000)),
     "millisecond": ("time", Decimal("0.001")), "second": ("time", Decimal(1)), "minute": ("time", Decimal(60)),
     "hour": ("time", Decimal(3600)), "day": ("time", Decimal(86400)), "week": ("time", Decimal(604800)),
@@ -67,6 +68,11 @@ def _factor(q: Quantity) -> Decimal:
 
 def _clash(x: str | None, y: str | None) -> bool:
     return x is not None and y is not None and x != y
+
+
+def same_currency(x: str | None, y: str | None) -> bool:
+    """Equal currency codes, or a bare "$" / "¥" against a currency of its family."""
+    return x == y or any(bare in (x, y) and {x, y} - {bare} <= family for bare, family in BARE_FAMILIES.items())
 
 
 def same_slot(a: Fact, b: Fact) -> bool:
@@ -153,7 +159,7 @@ def other_side(a: Quantity, b: Quantity) -> bool:
     """Whether two bounds mark the same point from opposite sides ("up to 15" / "over 15"):
     rules for the two complementary cases, not two values of one slot."""
     sides = (a.comparator in _BELOW and b.comparator in _ABOVE) or (a.comparator in _ABOVE and b.comparator in _BELOW)
-    return sides and a.value is not None and a.value == b.value and a.unit == b.unit and a.currency == b.currency
+    return sides and a.value is not None and a.value == b.value and a.unit == b.unit and same_currency(a.currency, b.currency)
 
 
 def compare_facts(a: Fact, b: Fact) -> Comparison:
@@ -174,7 +180,7 @@ def compare_facts(a: Fact, b: Fact) -> Comparison:
 
 def _compare_quantities(qa: Quantity, qb: Quantity) -> Comparison:
     da, db = _dimension(qa), _dimension(qb)
-    if _clash(qa.currency, qb.currency) or _clash(qa.per, qb.per):
+    if (qa.currency and qb.currency and not same_currency(qa.currency, qb.currency)) or _clash(qa.per, qb.per):
         return "different"
     if {da, db} == {"month", "time"}:
         return _compare_calendar(qa, qb) if da == "month" else _compare_calendar(qb, qa)
@@ -268,7 +274,7 @@ def _compare_scaled(qa: Quantity, fa: Decimal, qb: Quantity, fb: Decimal) -> Com
 
 
 _CMP_WORDS = {"le": "up to ", "lt": "less than ", "ge": "at least ", "gt": "more than ", "eq": ""}
-_SYMBOLS = {"USD": "$", "CNY": "¥", "EUR": "€", "GBP": "£", "HKD": "HK$", "TWD": "NT$"}
+_SYMBOLS = {BARE_DOLLAR: "$", BARE_YEN: "¥", "USD": "$", "CNY": "¥", "EUR": "€", "GBP": "£", "HKD": "HK$", "TWD": "NT$"}
 _UNIT_NAMES = {"tenth_of_price": ("tenths of the price", "tenths of the price"),"business_day": ("business day", "business days"), "person": ("person", "people"),
                "times": ("time", "times"), "millisecond": ("ms", "ms")}
 _NO_PLURAL = {"km", "m", "kg", "g", "MB", "GB", "TB"}

@@ -50,8 +50,14 @@ _EN_ONES = ("zero one two three four five six seven eight nine ten eleven twelve
             "sixteen seventeen eighteen nineteen").split()
 _EN_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
             "ninety": 90}
-_EN_NUMBER = (r"(?i:\b(?:(?:" + "|".join(_EN_TENS) + r")(?:[- ](?:" + "|".join(_EN_ONES[1:10]) + r"))?"
-              r"|" + "|".join(sorted(_EN_ONES, key=len, reverse=True)) + r")\b)")
+_EN_BELOW_100 = (r"(?:(?:" + "|".join(_EN_TENS) + r")(?:[- ](?:" + "|".join(_EN_ONES[1:10]) + r"))?"
+                 r"|" + "|".join(sorted(_EN_ONES, key=len, reverse=True)) + r")")
+# "one hundred and twenty", "twelve hundred", "a thousand", "two thousand five hundred": one number,
+# not "twenty" alone. Millions and billions stay scale words after it ("three hundred million").
+_EN_HUNDREDS = (r"(?:(?:a|" + _EN_BELOW_100 + r") hundred(?: (?:and )?" + _EN_BELOW_100 + r"\b)?\b|"
+                + _EN_BELOW_100 + r"\b)")
+_EN_NUMBER = (r"(?i:\b(?:(?:a|" + _EN_HUNDREDS + r") thousand(?: (?:and )?" + _EN_HUNDREDS + r")?\b|"
+              + _EN_HUNDREDS + r"))")
 _PREFILTER = re.compile(r"[0-9０-９" + NUMERAL_CHARS + "半]|" + _EN_NUMBER)
 _ZH = "[" + NUMERAL_CHARS + "]"
 _CORE = re.compile(
@@ -85,7 +91,8 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         "pct": re.compile(_SP + r"(?:%|‰|(?<![A-Za-z])per ?cent" + en + r"|个百分点|percentage points?|pp" + en
                           + r"|成(?![本员为功立年人熟绩交果品型分不]))", re.IGNORECASE),
         "zhe": re.compile(r"折(?![旧算合扣叠返现])"),
-        "cur": re.compile(_SP + r"(?P<c>" + alternation(CUR_SUFFIX) + r")", re.IGNORECASE),
+        # ("a forty-dollar charge", "a 5-pound fee": a hyphen joins an English currency word too)
+        "cur": re.compile(r"(?:" + _SP + r"|-(?=[A-Za-z]))(?P<c>" + alternation(CUR_SUFFIX) + r")", re.IGNORECASE),
         # "a 30-day window", "a 6-month probation": a hyphen joins an English unit too.
         "unit": re.compile(r"(?:" + _SP + r"|-(?=[A-Za-z]))(?P<u>" + alternation(UNITS) + r")", re.IGNORECASE),
         "per": re.compile(
@@ -238,12 +245,19 @@ def _amount(n: str, m: re.Match[str], hi: int, has_cur: bool) -> _Amount | None:
 
 
 def _english_number(words: str) -> Decimal:
-    """"thirty-five" -> 35. Like Chinese numerals, number words count only with a unit."""
-    parts = words.lower().replace("-", " ").split()
-    tens = _EN_TENS.get(parts[0])
-    if tens is None:
-        return Decimal(_EN_ONES.index(parts[0]))
-    return Decimal(tens + (_EN_ONES.index(parts[1]) if len(parts) > 1 else 0))
+    """"thirty-five" -> 35, "one hundred and twenty" -> 120. Like Chinese numerals, number words
+    count only with a unit."""
+    total = current = 0
+    for word in words.lower().replace("-", " ").split():
+        if word == "hundred":
+            current = (current or 1) * 100
+        elif word == "thousand":
+            total, current = total + (current or 1) * 1000, 0
+        elif word in _EN_TENS:
+            current += _EN_TENS[word]
+        elif word in _EN_ONES:
+            current += _EN_ONES.index(word)
+    return Decimal(total + current)
 
 
 def english_number_words(text: str) -> str:

@@ -55,14 +55,17 @@ UNITS = _expand(
         "night": ("nights", "night", "晚", "夜", "间夜"),
         "km": ("kilometres", "kilometers", "kilometre", "kilometer", "km", "公里", "千米"),
         "m": ("metres", "meters", "metre", "meter", "m", "米"),
-        "kg": ("kilograms", "kilogram", "kg", "公斤", "千克"),
+        "kg": ("kilograms", "kilogram", "kilos", "kilo", "kg", "公斤", "千克"),
+        "cm": ("centimetres", "centimeters", "centimetre", "centimeter", "cm", "公分", "厘米"),
+        "inch": ("inches", "inch", "英寸", "寸", "吋"),  # a suitcase's or a screen's size
         "litre": ("litres", "liters", "litre", "liter", "公升", "升"),
         "g": ("grams", "gram", "g", "克"),
         "GB": ("gb",), "MB": ("mb",), "TB": ("tb",),
         "device": ("devices", "device", "台"),
         "person": ("people", "persons", "person", "employees", "employee", "staff", "users", "user",
                    "个人", "人", "名", "位"),
-        "seat": ("seats", "seat", "licenses", "licences", "license", "licence", "个席位", "席位"),
+        "seat": ("seats", "seat", "licenses", "licences", "license", "licence", "accounts", "个席位", "席位",
+                 "个账号", "账号", "个帐号", "帐号"),
         "times": ("times", "次"),
         "multiple": ("倍",),
         "item": ("items", "件", "条"),  # 两条裤子
@@ -106,15 +109,25 @@ PER_WORDS = _expand(
     }
 )
 
+# "$20", "twenty dollars", "15 cents": a dollar of no named country, and "¥700", a yen or a
+# yuan. Each agrees with any currency of its family (extractors.compare.same_currency): an answer
+# says "$25" for the source's "A$25", a source "¥700" for the answer's "seven hundred yen".
+BARE_DOLLAR, BARE_YEN = "$", "¥"
+BARE_FAMILIES = {BARE_DOLLAR: frozenset({"USD", "AUD", "CAD", "HKD", "NZD", "SGD", "TWD"}),
+                 BARE_YEN: frozenset({"CNY", "JPY"})}
+
 CUR_PREFIX = _expand(
     {
-        "USD": ("us$", "$", "usd"),
+        BARE_DOLLAR: ("$",),
+        "USD": ("us$", "usd"),
+        "NZD": ("nz$", "nzd"),
         "HKD": ("hk$", "hkd", "港币", "港元"),
         "TWD": ("nt$", "ntd", "twd", "新台币", "台币"),
         "SGD": ("s$", "sgd"),
         "AUD": ("au$", "a$", "aud"),
         "CAD": ("ca$", "c$", "cad"),
-        "CNY": ("¥", "￥", "rmb", "cny", "人民币"),
+        BARE_YEN: ("¥", "￥"),
+        "CNY": ("rmb", "cny", "人民币"),
         "EUR": ("€", "eur"),
         "GBP": ("£", "gbp"),
         "JPY": ("jpy", "日元"),
@@ -123,7 +136,8 @@ CUR_PREFIX = _expand(
 
 CUR_SUFFIX = _expand(
     {
-        "USD": ("us dollars", "dollars", "dollar", "usd", "美元", "美金", "cents", "cent", "¢"),  # cents: numbers._amount scales them
+        BARE_DOLLAR: ("dollars", "dollar", "cents", "cent", "¢"),  # cents: numbers._amount scales them
+        "USD": ("us dollars", "usd", "美元", "美金"),
         "CNY": ("元人民币", "人民币", "yuan", "rmb", "cny", "块钱", "块", "元", "蚊",  # bare 元/块/蚊: see numbers._local_dollar
                 "毛钱", "角钱", "毛"),  # tenths of a yuan: numbers._amount scales them
         "EUR": ("euros", "euro", "eur", "欧元"),

@@ -33,6 +33,7 @@ def _worked(analyzer, answer: str, value: str, question: str = "") -> str | None
     # A base price for the first items, then a price for each extra one.
     ("A collection covers up to five sacks for £45, and each extra sack is £5, so eight sacks would come to £60.",
      "£60", "", "£45 + (8 − 5) × £5"),
+    ("The regular fee is US$45. Students pay half that, at $22.50.", "$22.50", "", "US$45 × half"),
 ])
 def test_a_value_worked_out_in_one_step_is_found(analyzer, answer, value, question, how):
     assert _worked(analyzer, answer, value, question) == how

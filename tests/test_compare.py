@@ -39,6 +39,11 @@ def qfact(context: str = "", **kw) -> Fact:
         ("1.5 km", "1,500 meters"),
         ("两千元", "2,000元"),
         ("兩千元", "2000 元"),
+        ("ten cents", "A$0.10"),                  # a bare dollar agrees with any dollar currency
+        ("$210", "NZ$210"),
+        ("seven hundred yen", "¥700"),             # ¥ is a yen or a yuan
+        ("700元", "¥700"),
+        ("one hundred and twenty pounds", "£120"),
     ],
 )
 def test_equal_across_formats_and_scripts(a, b):
@@ -100,6 +105,9 @@ def test_ranges_with_another_edge_differ():
         ("about 300 people", "400 people"),
         ("12%", "$12"),  # percent vs money
         ("$300", "€300"),
+        ("US$25", "A$25"),  # two named dollars
+        ("twenty dollars", "€20"),
+        ("¥700", "NT$700"),
         ("$300 per night", "$300 per person"),
         ("5 business days", "6 days"),
         ("1.2 km", "1,300 meters"),

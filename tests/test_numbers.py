@@ -372,11 +372,11 @@ def test_chinese_counting_words_are_units(text, value, unit, per):
     ("柴油每升能便宜三毛钱", "0.3", None, "CNY", None),            # tenths of a yuan
     ("一杯五毛", "0.5", None, "CNY", None),
     ("你们每月八千升", "8000", "litre", None, "month"),
-    ("smaller fleets earn 1.5 cents per litre", "0.015", None, "USD", "litre"),
+    ("smaller fleets earn 1.5 cents per litre", "0.015", None, "$", "litre"),
     ("有效期一年半", "1.5", "year", None, None),
     ("两天半", "2.5", "day", None, None),
     ("the session runs three and a half hours", "3.5", "hour", None, None),
-    ("a rebate of one and a half cents a litre", "0.015", None, "USD", "litre"),
+    ("a rebate of one and a half cents a litre", "0.015", None, "$", "litre"),
 ])
 def test_halves_tenths_litres_and_fee_names(text, value, unit, currency, per):
     (fact,) = extract_numbers(text)
@@ -388,3 +388,26 @@ def test_halves_tenths_litres_and_fee_names(text, value, unit, currency, per):
 def test_anniversaries_towels_and_multipliers_are_no_values(text):
     # (no weeks in an anniversary, no money in a towel; the multiplier is verifier.arithmetic's)
     assert [f.text for f in extract_numbers(text) if f.value.unit in ("week", "times") or f.value.currency] == []
+
+
+@pytest.mark.parametrize("text, said, value", [
+    ("a term costs one hundred and twenty pounds", "one hundred and twenty pounds", "120"),
+    ("it is a hundred dollars", "a hundred dollars", "100"),
+    ("twelve hundred dollars", "twelve hundred dollars", "1200"),
+    ("two thousand five hundred yen", "two thousand five hundred yen", "2500"),
+    ("one thousand two hundred and fifty euros", "one thousand two hundred and fifty euros", "1250"),
+    ("three hundred million dollars", "three hundred million dollars", "300000000"),
+])
+def test_english_number_words_with_hundreds_and_thousands_are_one_number(text, said, value):
+    (fact,) = extract_numbers(text)
+    assert (fact.text, fact.value.value) == (said, Decimal(value))
+
+
+@pytest.mark.parametrize("text, currency", [
+    ("$25", "$"), ("twenty dollars", "$"), ("ten cents", "$"), ("US$25", "USD"), ("25美元", "USD"),
+    ("A$25", "AUD"), ("NZ$210", "NZD"), ("25 US dollars", "USD"), ("a forty-dollar charge", "$"),
+    ("a twenty-euro deposit", "EUR"), ("¥700 per bag", "¥"), ("700 yen", "JPY"), ("700元", "CNY"),
+])
+def test_a_dollar_or_yen_sign_of_no_named_country_is_bare(text, currency):
+    (fact,) = extract_numbers(text)
+    assert fact.value.currency == currency

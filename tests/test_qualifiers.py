@@ -312,6 +312,9 @@ def test_a_chinese_permission_against_a_chinese_negation_is_opposite(analyzer):
     claim = split_claims("用企业协议价订的房间同样可以累计积分。", analyzer=analyzer)[0]
     assert polarity_clash(claim, "积分可用于兑换房晚。企业协议价订单不累计积分。")
     assert not polarity_clash(claim, "企业协议价订单可累计积分。")
+    # The claim's count is a value, not wording the prohibition must share.
+    renew = split_claims("到期可以续借一次。", analyzer=analyzer)[0]
+    assert polarity_clash(renew, "馆际互借图书借期为21天，不可续借，须到原取书的服务台归还。")
 
 
 @pytest.mark.parametrize("answer, span, clash", [

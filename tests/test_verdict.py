@@ -134,6 +134,17 @@ def test_an_added_alternative_makes_even_a_model_supported_claim_partial(analyze
     assert plain.label == "supported"
 
 
+def test_the_and_inside_a_number_said_in_words_adds_nothing(analyzer):
+    high = NLIScores(entailment=0.95, neutral=0.04, contradiction=0.01)
+    from verifier.breadth import added_alternative
+
+    text = "Welcome to the club. A ten-week term costs £120."
+    # (the second sentence: its facts carry answer offsets past the claim's own start)
+    claim = split_claims("Welcome. A term of ten weeks costs one hundred and twenty pounds.", analyzer=analyzer)[-1]
+    assert added_alternative(claim, text) is None
+    assert _label(analyzer, "A term of ten weeks costs one hundred and twenty pounds.", text, scores=high).label == "supported"
+
+
 SHIPPING = ("Shipping is free for orders over $75; otherwise it costs $6.95. If the item arrived damaged, return "
             "shipping is free. Affected customers must be notified within 72 hours if a breach is confirmed. "
             "You can hire the car if you have completed at least 6 lessons in the past 3 months.")

@@ -18,13 +18,14 @@ from typing import Sequence
 
 from extractors import Claim, Fact, extract_numbers
 from extractors.chinese_numerals import parse_chinese_number
+from extractors.compare import same_currency
 from extractors.schema import Quantity
 from verifier.fact_result import FactResult
 
 # Words that introduce a worked-out value. It must come after one of them, so that two values
 # that happen to multiply to a third ("2 hours, 10 people, $20") prove nothing.
 _RESULT_CUE = re.compile(r"\b(?:so|total(?:ling|s)?|in total|altogether|combined|comes? to|works? out|means?|"
-                         r"that's|which is|making)\b|一共|总共|總共|合计|合計|加起来|加起來|共计|共計|总计|總計|"
+                         r"that's|which is|making)\b|,\s*at\b|一共|总共|總共|合计|合計|加起来|加起來|共计|共計|总计|總計|"
                          r"就是|即係|即是|所以|算|平均|\bon average\b|\baverages?\b|[，,]\s*是|=|＝"
                          # a count, then the total: "两双是78元", "三台要360元"
                          r"|[两二三四五六七八九十\d]+\s*[个個人位台张張间間晚天日月次件份套条條只隻双雙]\s*(?:是|要|共)",
@@ -39,7 +40,7 @@ _COUNT_ZH = re.compile(r"([两二三四五六七八九十]{1,3}|\d{1,3})\s*(?=[�
 _DISCOUNT_ZH = re.compile(r"([一二三四五六七八九])([一二三四五六七八九])?折")
 _TIMES_WORDS = {"one and a half": Decimal("1.5"), "two and a half": Decimal("2.5"), "double": Decimal(2),
                 "triple": Decimal(3), "half": Decimal("0.5")}
-_TIMES_EN = re.compile(r"\b(one and a half|two and a half|double|triple)(?: times)?\b|\b(half) (?:of |the )", re.IGNORECASE)
+_TIMES_EN = re.compile(r"\b(one and a half|two and a half|double|triple)(?: times)?\b|\b(half) (?:of |the |that\b)", re.IGNORECASE)
 _MAX_MULTIPLIER = 100
 _CENT = Decimal("0.01")
 
@@ -181,7 +182,7 @@ def _same_kind(a: Fact, b: Fact) -> bool:
     qa, qb = a.value, b.value
     assert isinstance(qa, Quantity) and isinstance(qb, Quantity)
     if qa.currency or qb.currency:
-        return qa.currency == qb.currency
+        return same_currency(qa.currency, qb.currency)
     return qa.unit is not None and qa.unit == qb.unit and qa.unit not in ("percent", "tenth_of_price")
 
 

@@ -71,9 +71,11 @@ def added_alternative(claim: Claim, span_text: str) -> str | None:
     ("All flights must be booked through Navan"), it is never implied by the span."""
     text = normalise(claim.text)
     have = frozenset(map(_word_key, content_tokens(span_text)))
+    # (facts carry answer offsets, and a claim's text may carry a subject its source text lacks)
+    values = [(m.start(), m.end()) for f in claim.facts for m in re.finditer(re.escape(f.text), claim.text)]
     for m in _COORDINATOR.finditer(text):
-        if any(f.start <= m.start() < f.end for f in claim.facts):
-            continue  # inside a value: "一千二百及以上"
+        if any(start <= m.start() < end for start, end in values):
+            continue  # inside a value: "一千二百及以上", "one hundred and twenty pounds"
         rest = re.split(r"[,;，；。、]", text[m.end():], maxsplit=1)[0]
         joined = content_tokens(rest)[:_COORDINATED_WORDS]
         before = content_tokens(text[:m.start()])[-1:]

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Iterable
 
 from extractors import Fact
 from extractors.chinese_numerals import NUMERAL_CHARS, parse_chinese_number
-from extractors.compare import compare_facts
+from extractors.compare import compare_facts, same_currency
 from extractors.numbers import english_number_words
 from extractors.schema import Quantity
 from extractors.text import is_cjk
@@ -132,5 +132,5 @@ def _same_value(a: Fact, b: Fact) -> bool:
     # "two weeks" against "within 14 days": one side a plain value, the other "within" it.
     qa, qb = a.value, b.value
     assert isinstance(qa, Quantity) and isinstance(qb, Quantity)
-    return ({qa.comparator, qb.comparator} == {"eq", "le"} and qa.currency == qb.currency and qa.per == qb.per
+    return ({qa.comparator, qb.comparator} == {"eq", "le"} and same_currency(qa.currency, qb.currency) and qa.per == qb.per
             and compare_facts(a.model_copy(update={"value": qa.model_copy(update={"comparator": "le"})}), b) == "equal")

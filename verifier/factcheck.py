@@ -13,7 +13,7 @@ import re
 from dataclasses import replace
 from typing import Callable, Sequence
 
-from extractors import Claim, Fact, extract_numbers
+from extractors import Claim, Fact
 from extractors.compare import compare_facts, other_side, same_dimension, same_slot
 from extractors.qualifiers import is_negated
 from extractors.schema import DateValue
@@ -21,6 +21,7 @@ from extractors.tokens import content_tokens
 from verifier.arithmetic import found_by_working
 from verifier.binding import bound_elsewhere, condition_elsewhere
 from verifier.candidates import Candidate
+from verifier.comparison import as_compared_limit, asker_values, in_category
 from verifier.labels import swapped_label
 from verifier.fact_result import FactResult
 from verifier.periods import time_span, within_period
@@ -56,14 +57,17 @@ def check_facts(claim: Claim, candidates: list[Candidate], *, min_relevance: flo
              if not any(o is not f and o.start <= f.start and f.end <= o.end for o in claim.facts)]
     words = frozenset(content_tokens(claim.text))
     results = [check_fact(fact, ranked, min_relevance, titles, words, claim, question) for fact in outer]
+    results = [_as_compared_limit(r, results, ranked, min_relevance, titles, words, claim, question) for r in results]
     if entities_of is not None:
         results = [entity_clash(claim, r, ranked, min_relevance, entities_of) for r in results]
         results = [entity_displaced(claim, r, ranked, entities_of) for r in results]
     if stated_before:
         results = [_as_before(r, stated_before, min_relevance) if r.status == "missing" else r for r in results]
     if question:
-        results = _asker_values(results, question)
+        results = asker_values(results, question, claim)
+    results = [in_category(r, claim, ranked) or r for r in results]
     results = found_by_working(results, claim, earlier_answer, question)
+    results = [r for r in results if not _article_one(r)]
     if (swap := swapped_label(claim, ranked)) is not None:
         # (it replaces what the fact check said of the same name, if the tagger found it)
         results = [r for r in results if (r.fact.start, r.fact.end) != (swap.fact.start, swap.fact.end)]
@@ -71,27 +75,32 @@ def check_facts(claim: Claim, candidates: list[Candidate], *, min_relevance: flo
     return results
 
 
-def _asker_values(results: list[FactResult], question: str) -> list[FactResult]:
-    """A value the sources lack (or give otherwise, for another slot) is the asker's when the
-    question states it and the claim sets it against a bound the sources give: "On a £45 bouquet
-    delivery is £5.95, since it is free only over £60" (question: "what does delivery cost on a
-    £45 bouquet?"). Its `source_id` is None. Without such a bound the value stays as it was:
-    "Is the deposit $500?" is no evidence that it is."""
-    if not any(r.status in _NOT_FOUND and r.fact.kind == "number" for r in results):
-        return results  # (most claims: no need to read the question's numbers again)
-    asked = extract_numbers(question)
-    bounds = [r.fact for r in results if r.status == "matched" and r.fact.kind == "number"
-              and (r.fact.value.comparator != "eq" or r.fact.value.value is None)]  # type: ignore[union-attr]
-    out = []
-    for r in results:
-        given = next((q for q in asked if r.status in _NOT_FOUND and r.fact.kind == "number" and not r.past
-                      and compare_facts(r.fact, q) == "equal"
-                      and any(same_dimension(r.fact, b) for b in bounds)), None)
-        out.append(FactResult(r.fact, "matched", given, given.text) if given is not None else r)
-    return out
+# "绑一张你自己名下的借记卡", "培训过一次": a count of one said as an article, not a value to find.
+_ARTICLE_ONE = re.compile(r"[一壹][张張个個件笔筆份条條只隻把本]")
 
 
-_NOT_FOUND = ("missing", "mismatched")
+def _article_one(result: FactResult) -> bool:
+    """A missing count of one said as an article: no source gives another count for its slot
+    (that would be a mismatch, which stays), so it holds nothing the claim must show."""
+    q = result.fact.value
+    return (result.status == "missing" and result.fact.kind == "number" and not result.past
+            and _ARTICLE_ONE.fullmatch(result.fact.text) is not None and q.comparator == "eq"  # type: ignore[union-attr]
+            and not q.currency and not q.per)  # type: ignore[union-attr]
+
+
+def _as_compared_limit(result: FactResult, results: list[FactResult], ranked: list[Candidate], min_relevance: float,
+                       titles: dict[str, str] | None, words: frozenset[str], claim: Claim,
+                       question: str) -> FactResult:
+    """A limit not found as the bound it was read as, checked as the value the claim compares
+    another with ("八个人已经超过五个账号" against "最低购买5个账号")."""
+    if result.status == "matched" or result.fact.kind != "number":
+        return result
+    previous = [r.fact for r in results if r.fact.kind == "number" and r.fact.end <= result.fact.start]
+    plain = as_compared_limit(claim, previous[-1], result.fact) if previous else None
+    if plain is None:
+        return result
+    again = check_fact(plain, ranked, min_relevance, titles, words, claim, question)
+    return replace(again, fact=result.fact) if again.status == "matched" else result
 
 
 def _as_before(result: FactResult, stated_before: list[Candidate], min_relevance: float) -> FactResult:

@@ -195,8 +195,9 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
     # "可以用来买股票" against "不得用于投资股票": a permission against a prohibition is opposite
     # even when the two word the rest differently.
     if _PERMISSION.search(claim.text) and _PROHIBITION.search(best) and is_negated(best):
-        # (is_negated leaves out bounds: "must not exceed $500" prohibits nothing)
-        return token_recall(claim.text, best) >= MODAL_MIN_RECALL
+        # (is_negated leaves out bounds: "must not exceed $500" prohibits nothing; the claim's
+        # values are no wording to find: "可以续借一次" against "不可续借")
+        return token_recall(_without_values(claim), best) >= MODAL_MIN_RECALL
     # The negation must bear on what the claim says: "cancel at any time with no penalty"
     # does not deny "you can cancel at any time".
     mine = frozenset(content_tokens(claim.text))
@@ -213,6 +214,14 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
                       for scope in negation_scopes(best))
     # ("照常" / "as usual" affirms, it has nothing of its own to find in the span)
     return token_recall(_AS_USUAL.sub(" ", claim.text), best) >= _polarity_min_recall(claim.text) and about_claim
+
+
+def _without_values(claim: Claim) -> str:
+    text = claim.text
+    for fact in claim.facts:
+        if fact.kind == "number":
+            text = text.replace(fact.text, " ")
+    return text
 
 
 _AS_USUAL = re.compile(r"照常|照樣|照样|也|\bas usual\b", re.IGNORECASE)

@@ -14,6 +14,7 @@ from models.base import NLIScores
 from verifier.breadth import added_alternative, broadens, dropped_condition, group_value
 from verifier.candidates import Candidate
 from verifier.canonical import model_pair
+from verifier.comparison import Comparison, compared, names_the_limit
 from verifier.fact_result import FactResult
 from verifier.messages import message, quote
 from verifier.qualify import applies_to_asker, check_qualifiers, polarity_clash, unstated_subject
@@ -84,6 +85,8 @@ def label_claim(
     verbatim, verbatim_reason = _verbatim(claim, grounded, thresholds), "supported_verbatim"
     if verbatim is None and not missing:
         verbatim, verbatim_reason = _anchored(claim, grounded, facts, thresholds), "supported_anchored"
+    comparison = compared(claim, facts) if not missing else None
+    limit_span = _limit_span(comparison, claim, current) if comparison else None
 
     label: Label
     pinned: ScoredCandidate | None = None  # the span a rule, not the model, rests the label on
@@ -97,6 +100,14 @@ def label_claim(
         label, score, pinned = "contradicted", max(0.9, opposite.scores.contradiction), opposite
         reason = message(language, "opposite", source=opposite.candidate.span.source_id,
                          quote=quote(opposite.candidate.span.text))
+    elif comparison is not None and limit_span is not None:
+        # The numbers decide, whatever the model reads into the comparison.
+        label, pinned = ("supported", limit_span) if comparison.holds else ("contradicted", limit_span)
+        score = max(thresholds.support, limit_span.scores.entailment) if comparison.holds else 0.9
+        reason = message(language, "compared" if comparison.holds else "compared_wrong",
+                         value=comparison.value.fact.text, limit=comparison.limit_text,
+                         relation=message(language, comparison.relation),
+                         source=limit_span.candidate.span.source_id, quote=quote(limit_span.candidate.span.text))
     elif best and entail >= thresholds.support and not missing:
         label, score = "supported", entail
         key = "supported_hedged" if claim.hedged else "supported"
@@ -129,7 +140,8 @@ def label_claim(
         else:
             reason = message(language, "unsupported" if has_sources else "no_sources")
 
-    if label == "supported" and (pinned or best) is not None:
+    # (a comparison's limit or category range is no condition the claim leaves out)
+    if label == "supported" and (pinned or best) is not None and not (comparison and pinned is limit_span):
         narrower = _says_more(claim, (pinned or best).candidate.span, facts, asker, language)  # type: ignore[union-attr]
         if narrower is not None:
             label, reason = "partial", narrower
@@ -167,6 +179,16 @@ def _says_more(claim: Claim, span: Span, facts: list[FactResult], asker: dict[st
     if (condition := dropped_condition(claim, span, facts)) is not None:
         return message(language, "dropped_condition", source=source, quote=quote(condition))
     return None
+
+
+def _limit_span(comparison: Comparison, claim: Claim, current: list[ScoredCandidate]) -> ScoredCandidate | None:
+    """The source sentence stating the limit the claim compares with, naming it as such."""
+    ev, source_id = comparison.limit.evidence, comparison.limit.source_id
+    assert ev is not None
+    return next((s for s in sorted(current, key=lambda s: -s.scores.entailment)
+                 if s.candidate.span.source_id == source_id and s.candidate.span.start <= ev.start
+                 and ev.end <= s.candidate.span.end and s.candidate.span.sentences[0] == s.candidate.span.sentences[1]
+                 and names_the_limit(comparison, claim, s.candidate.span.text)), None)
 
 
 def _states_values(scored: ScoredCandidate, facts: list[FactResult]) -> bool:
