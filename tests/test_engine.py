@@ -493,6 +493,29 @@ def test_a_date_belongs_to_the_case_the_sentence_gives_it_for(lexical, answer, v
     assert [(f.text, f.evidence_text) for f in claim.facts if f.status == "mismatched"] == values
 
 
+DEADLINES = {"id": "S1", "text": "The early deadline is 31 January 2027, the regular deadline is 15 April 2027 and the late "
+                                 "deadline is 15 May 2027. Late-deadline fees are higher than regular fees."}
+
+
+@pytest.mark.parametrize("answer, values", [
+    # Cut first at "and", the early and regular deadlines share a group; each is still its own case,
+    # and the months of the dates name none.
+    ("The regular deadline is 15 May 2027.", [("15 May 2027", "15 April 2027")]),
+    ("The late deadline is 15 May 2027.", []),
+    ("The early deadline is 31 January 2027.", []),
+])
+def test_each_case_of_a_list_keeps_its_own_date(lexical, answer, values):
+    (claim,) = lexical.verify(answer, [DEADLINES]).claims
+    assert [(f.text, f.evidence_text) for f in claim.facts if f.status == "mismatched"] == values
+
+
+def test_a_time_of_day_is_no_rival_case_for_a_day_of_the_week(lexical):
+    hours = {"id": "S1", "text": "Gates open at 10 a.m.; closing time is 6 p.m. on weekdays and 9 p.m. on Saturdays "
+                                 "and Sundays."}
+    (claim,) = lexical.verify("It's open that Saturday from 10 in the morning until 9 at night.", [hours]).claims
+    assert [f.text for f in claim.facts if f.status == "mismatched"] == []
+
+
 @pytest.mark.parametrize("text, answer", [
     # Each sentence's lead is its own subject (年卡), not a case of the claim's.
     ("洁驰洗车年卡会员权益：每自然月可享标准精洗4次，当月未使用的次数不累积到下月。年卡绑定一个车牌，如需更换绑定车牌，每年可免费变更1次。",

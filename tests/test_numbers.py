@@ -411,3 +411,9 @@ def test_english_number_words_with_hundreds_and_thousands_are_one_number(text, s
 def test_a_dollar_or_yen_sign_of_no_named_country_is_bare(text, currency):
     (fact,) = extract_numbers(text)
     assert fact.value.currency == currency
+
+
+@pytest.mark.parametrize("text, comparator", [("but never less than C$40", "ge"), ("never more than 8 people", "le")])
+def test_never_less_and_never_more_are_bounds(text, comparator):
+    (fact,) = extract_numbers(text)
+    assert fact.value.comparator == comparator

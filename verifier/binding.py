@@ -123,12 +123,25 @@ def bound_elsewhere(fact: Fact, agree: Fact, span: Span, values: list[Fact], cla
         here = next(g for g in groups if agree in g.values)
         if len(here.values) == 1 and _case_by_value(claim, fact, span, groups) is here:
             return None
-        rival = _rival(fact, agree, groups, here, span.text, span.start,
+        rival = _rival(fact, agree, _leaves(groups, here, span.text, span.start), here, span.text, span.start,
                        _Asker(mine, context, tuple(o for o in claim.facts if o is not fact), named_by_claim))
         if rival is not None or len(here.values) == len(inside):
             return rival
         start, end, inside = here.start, here.end, list(here.values)
     return None
+
+
+def _leaves(groups: list[Group], here: Group, text: str, offset: int) -> list[Group]:
+    """`groups` with each other group of several values cut into its own cases when the claim's
+    group holds one value: in "the early deadline is X, the regular deadline is Y and the late
+    deadline is Z", cut first at "and", the regular deadline's Y is a case of its own."""
+    if len(here.values) != 1:
+        return groups
+    out: list[Group] = []
+    for g in groups:
+        parts = value_groups(text, offset, list(g.values), g.start, g.end) if g is not here and len(g.values) > 1 else None
+        out.extend(_leaves(parts, here, text, offset) if parts else [g])
+    return out
 
 
 def _case_by_value(claim: Claim, fact: Fact, span: Span, groups: list[Group]) -> Group | None:
@@ -187,7 +200,9 @@ def _rival(fact: Fact, agree: Fact, groups: list[Group], here: Group, text: str,
     # varies a value by a condition the claim may word otherwise ("billed annually … monthly").
     side = _english_sides(groups, text, offset)
     known, values = names_in(text), frozenset().union(*(_keys(v.text) for g in groups for v in g.values))
-    named = {id(g): (case_words(text[g.start:g.end], known) or side.get(id(g), frozenset())) - values for g in groups}
+    # (a date's month is a value's word, not a case: "the regular deadline is 15 April 2027")
+    named = {id(g): ((case_words(text[g.start:g.end], known) - values) or side.get(id(g), frozenset())) - values
+             for g in groups}
     if (lead := _first_case_clause(groups, text, offset)) is not None:
         named[id(groups[0])] = case_words(text[lead:groups[0].end], known) - values
     # A claim that names no case takes it from the sentence it was cut from ("青云盘普通会员每月
@@ -270,10 +285,16 @@ _SLOT_WORDS = 2
 
 def _parallel(a: Fact, b: Fact) -> bool:
     """Values for parallel cases are of one sort: a minimum beside a maximum ("at least 3 weeks
-    …; no earlier than 6 months") are two slots, not two cases."""
+    …; no earlier than 6 months") are two slots, not two cases, as are a weekday and a time."""
+    if a.kind == "date" and b.kind == "date":  # a day of the week and a time of day are two slots
+        return _date_sort(a) == _date_sort(b)
     if a.kind != "number" or b.kind != "number":
         return True
     return a.value.comparator == b.value.comparator  # type: ignore[union-attr]
+
+
+def _date_sort(f: Fact) -> str:
+    return {"weekday_range": "weekday", "time": "time"}.get(f.value.granularity, "day")  # type: ignore[union-attr]
 
 
 def _same_period(fact: Fact, agree: Fact, value: Fact) -> bool:
