@@ -158,6 +158,8 @@ GOLD_SETS = {
     "decision_l": ("decision_gold_l.jsonl", decision_metrics),
     "engine_m": ("engine_gold_m.jsonl", claim_metrics),
     "decision_m": ("decision_gold_m.jsonl", decision_metrics),
+    "engine_n": ("engine_gold_n.jsonl", claim_metrics),
+    "decision_n": ("decision_gold_n.jsonl", decision_metrics),
 }
 
 
