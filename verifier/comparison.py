@@ -27,14 +27,18 @@ from extractors.tokens import content_tokens
 from verifier.candidates import Candidate
 from verifier.fact_result import FactResult
 
+# Chinese comparison words (the extractor may keep them inside the limit's fact: `_LEAD_WORD`).
+_ZH_ABOVE = "超过|超過|高于|高於|多于|多於|大于|大於"
+_ZH_BELOW = "不到|低于|低於|少于|少於"
+_ZH_NOT_OVER = "没超过|沒超過|不超过|不超過|未超过|未超過"
 _EN_ADVERB = r"(?:(?:comfortably|well|already|safely|just|still|way|far)\s+)?"
 _ABOVE = re.compile(r"^[\s,，]*(?:(?:[A-Za-z]+\s+){0,2}?(?:is|are|'s|'re)\s+)?" + _EN_ADVERB
                     + r"(?:above|over|more than|exceeds?|beyond)\s+(?:the\s+|your\s+)?$"
-                    r"|^[\s,，]*(?:已经|已經|已|都|也)?(?:超过|超過|高于|高於|多于|多於|大于|大於)了?$", re.IGNORECASE)
+                    r"|^[\s,，]*(?:已经|已經|已|都|也)?(?:" + _ZH_ABOVE + r")了?$", re.IGNORECASE)
 _BELOW = re.compile(r"^[\s,，]*(?:(?:[A-Za-z]+\s+){0,2}?(?:is|are|'s|'re)\s+)?" + _EN_ADVERB
                     + r"(?:below|under|less than|(?P<en_le>within))\s+(?:the\s+|your\s+)?$"
-                    r"|^[\s,，]*(?:还|還|都|也)?(?:不到|低于|低於|少于|少於|没到|沒到|未满|未滿"
-                    r"|(?P<zh_le>没有超过|沒有超過|没超过|沒超過|不超过|不超過|未超过|未超過))了?$", re.IGNORECASE)
+                    r"|^[\s,，]*(?:还|還|都|也)?(?:" + _ZH_BELOW + r"|没到|沒到|未满|未滿"
+                    r"|(?P<zh_le>没有超过|沒有超過|" + _ZH_NOT_OVER + r"))了?$", re.IGNORECASE)
 _WITHIN = re.compile(r"^[\s,，]*(?:(?:[A-Za-z]+\s+){0,2}?(?:is|are|'s|'re|falls?|fits?)\s+)?(?:within|in|into|inside|between)"
                      r"\s+(?:the\s+)?(?:range\s+(?:of\s+)?)?$|^[\s,，]*(?:已经|已經|都|也|正好)?(?:属于|屬於|落在|在)$", re.IGNORECASE)
 # What names the limit in the source sentence (or in the claim after the limit's value).
@@ -42,8 +46,7 @@ _MINIMUM = re.compile(r"起|最低|至少|最少|门槛|門檻|满|滿|以上|mi
 _MAXIMUM = re.compile(r"以下|以内|以內|不超过|不超過|最多|上限|封顶|封頂|maximum|up to|limit|cap|under|below|less than"
                       r"|threshold", re.IGNORECASE)
 # A comparison word the extractor keeps inside the limit's fact ("超过五个账号").
-_LEAD_WORD = re.compile(r"(?:超过|超過|高于|高於|多于|多於|大于|大於|不到|低于|低於|少于|少於|没超过|沒超過|不超过|不超過|未超过|未超過)"
-                        r"了?\s*")
+_LEAD_WORD = re.compile(r"(?:" + "|".join((_ZH_ABOVE, _ZH_BELOW, _ZH_NOT_OVER)) + r")了?\s*")
 # "算大件", "falls in the medium band": the claim puts its value in a category the source bounds.
 _MEMBERSHIP = re.compile(r"^[^，,;；。]{0,8}?(?:算是|算|属于|屬於|归为|歸為|归入|歸入|列为|列為)"
                          r"|^[^,;.]{0,24}?\b(?:falls? (?:in|into|within|under)|counts? as|fits?|is in|qualifies as"
