@@ -187,7 +187,9 @@ def _compare_quantities(qa: Quantity, qb: Quantity) -> Comparison:
     if da is not None and db is not None and da != db:
         if _SLOT.get(da) != _SLOT.get(db) or _SLOT.get(da) is None:
             return "different"
-        fa = fb = Decimal(1)  # e.g. business days vs days: compare the numbers as stated
+        # e.g. business days vs days: compare the numbers as stated ("一周" as 7 days: "大概一周"
+        # is what "约7个工作日" says, as "7天" is)
+        fa, fb = (Decimal(7) if q.unit == "week" else Decimal(1) for q in (qa, qb))
         cap_equal = True
     elif (da is None) != (db is None):
         fa = fb = Decimal(1)  # "at least 16" against "at least 16 years": the unit is implied, not converted

@@ -74,6 +74,7 @@ UNITS = _expand(
         "pair": ("双",),  # 两双运动鞋
         "lesson": ("节课", "堂课"),  # 十节课 (not a bare 节: "一节半小时" is one half-hour lesson)
         "sheet": ("张",),  # tickets, vouchers, cards: 两张免费升级券
+        "floor": ("层", "楼"),  # 门诊楼三层, 3楼
         "variety": ("款",),  # products, wines, set menus: 四款葡萄酒, 两款套餐
         "transaction": ("transactions", "transaction", "笔"),
         "point": ("points", "point", "个积分", "积分"),  # loyalty points: 8000积分一晚

@@ -15,7 +15,7 @@ from extractors.schema import Fact, Quantity
 def mentions_values_in_words(text: str) -> bool:
     """Whether `text` may hold a value said only in words (a quick check before a full scan)."""
     return bool(_RELATIVE_DAY.search(text) or _TIMES_WORD.search(text) or _A_UNIT.search(text) or _YEAR_TERM.search(text)
-                or _LASTS_A_UNIT.search(text) or _FRACTION.search(text))
+                or _LASTS_A_UNIT.search(text) or _A_UNITS_WORTH.search(text) or _FRACTION.search(text))
 
 
 # "当日到账" / "次日到账", "same-day" / "next business day": how long something takes, said
@@ -35,8 +35,8 @@ _TIMES = {"once": 1, "twice": 2, "thrice": 3}
 _YEAR_TERM = re.compile(r"(?<![0-9〇零一二两三四五六七八九十])(?:会员|会籍|自然|服务|合同|保单|保险)?年度内")
 # "at least a week", "within an hour": one unit of time, bounded.
 _A_UNIT = re.compile(r"\b(?:(?P<c>at least|at most|within|up to|no more than|no less than|no later than|more than|"
-                     r"less than|under)\s+(?:a|an|one)\s+(?P<u>second|minute|hour|day|business day|working day|week|"
-                     r"fortnight|month|year)(?!\s+and\s+a\s+half)"
+                     r"less than|under|for)\s+(?P<a>(?:a|an|one)\s+(?P<u>second|minute|hour|day|business day|working day|week|"
+                     r"fortnight|month|year))(?!\s+and\s+a\s+half)"
                      r"|(?:(?P<c2>at least|at most|within|up to|no more than|no less than|no later than|more than|"
                      r"less than|under)\s+)?(?P<part>half an hour|a quarter of an hour|an hour and a half|half a day|"
                      r"a year and a half|half a year|half a month))\b",
@@ -44,12 +44,16 @@ _A_UNIT = re.compile(r"\b(?:(?P<c>at least|at most|within|up to|no more than|no 
 _PARTS = {"half an hour": (30, "minute"), "a quarter of an hour": (15, "minute"), "an hour and a half": (90, "minute"),
           "half a day": (12, "hour"), "a year and a half": (18, "month"), "half a year": (6, "month"),
           "half a month": (Decimal("0.5"), "month")}
-_A_UNIT_CMP = {"no later than": "le"}
+_A_UNIT_CMP = {"no later than": "le", "for": "eq"}
+_NOT_DURATION = re.compile(r"['’]s\b|[- ](?:pass|ticket|rate|fee|price|trip|stay)\b", re.IGNORECASE)  # "stay out of the sea for a week"
 # "The card lasts a year", "valid for a month", "takes a week": one unit of time, stated as such.
 _LASTS_A_UNIT = re.compile(r"\b(?:lasts?|lasting|valid for|good for|takes?|taking)\s+"
                            r"(?P<d>(?:a|an|one)\s+(?P<u>hour|day|business day|working day|week|fortnight|month|year))\b"
                            r"(?!\s+and\s+a\s+half)",
                            re.IGNORECASE)
+# "a day's notice", "a month's rent": one unit of time, as what something is worth.
+_A_UNITS_WORTH = re.compile(r"\b(?P<d>(?:a|an|one)\s+(?P<u>hour|day|week|fortnight|month|year))['’]s\s+"
+                            r"(?:notice|warning|rent|pay|salary|wages)\b", re.IGNORECASE)
 # Fractions said in words: "half the daily rate", "one-third of", 三分之一, 一半; and half
 # price, which is how 五折 reads (减半, 半价).
 _FRACTION = re.compile(
@@ -75,9 +79,12 @@ def values_in_words(text: str, n: str, facts: list[Fact], blocked: list[tuple[in
             (amount, unit), word = _PARTS[phrase_key(m.group("part"))], phrase_key(m.group("c2") or "")
             value = Decimal(amount)
         else:
-            word, unit = phrase_key(m.group("c")), phrase_key(m.group("u"))
-            value, unit = (Decimal(2), "week") if unit == "fortnight" else (Decimal(1), UNITS[unit])
+            word, (value, unit) = phrase_key(m.group("c")), _one(m.group("u"))
         comparator = (_A_UNIT_CMP.get(word) or CMP_PREFIX[word]) if word else "eq"
+        if word == "for":  # the value is "a week", not "for a week"; not "for a day pass"
+            if not _NOT_DURATION.match(n, m.end()):
+                spans.append((m.start("a"), m.end("a"), Quantity(value=value, unit=unit)))
+            continue
         found.append((m, Quantity(value=value, unit=unit, comparator=comparator)))
     for m in _FRACTION.finditer(n):
         if m.group("price"):
@@ -99,17 +106,26 @@ def values_in_words(text: str, n: str, facts: list[Fact], blocked: list[tuple[in
         found.append((m, Quantity(value=Decimal(_TIMES[word]), unit="times",
                                   per=m.group("p").lower() if m.group("p") else None)))
     for m in _LASTS_A_UNIT.finditer(n):
-        unit = phrase_key(m.group("u"))
-        value, unit = (Decimal(2), "week") if unit == "fortnight" else (Decimal(1), UNITS[unit])
+        value, unit = _one(m.group("u"))
         spans.append((m.start("d"), m.end("d"), Quantity(value=value, unit=unit)))
     spans += [(m.start(), m.end(), q) for m, q in found]
+    for m in _A_UNITS_WORTH.finditer(n):  # (after "at least a week", which holds it)
+        value, unit = _one(m.group("u"))
+        spans.append((m.start("d"), m.end("d"), Quantity(value=value, unit=unit)))
     out = []
     for start, end, q in spans:
         if any(s < end and start < e for s, e in taken):
             continue
+        taken.append((start, end))  # ("valid for a year" is read once, as "a year")
         out.append(Fact(kind="number", text=text[start:end], start=start, end=end, value=q,
                         context=context_words(n, start, end, 0)))
     return sorted(out, key=lambda f: f.start)
+
+
+def _one(word: str) -> tuple[Decimal, str]:
+    """(value, unit) of "a week", "a fortnight"."""
+    unit = phrase_key(word)
+    return (Decimal(2), "week") if unit == "fortnight" else (Decimal(1), UNITS[unit])
 
 
 # "一个半小时", "两个半月", Cantonese "一個半鐘": a count and a half of a unit.

@@ -56,7 +56,9 @@ _TERMS: dict[str, dict[str, tuple[str, ...]]] = {
         "day": ("per day", "each day", "every day", "daily", "每天", "每日"),
         "week": ("per week", "each week", "every week", "weekly", "每周", "每星期"),
         "month": ("per month", "each month", "every month", "monthly", "每月", "每个月"),
-        "year": ("per year", "each year", "every year", "annually", "yearly", "per annum", "每年", "每一年"),
+        "year": ("per year", "each year", "every year", "annually", "yearly", "per annum", "每年", "每一年",
+                 # not "annual" alone: "annual leave" says nothing of how often it is paid
+                 "annual subscription", "annual fee", "annual membership", "annual premium", "annual charge"),
     },
     "employment": {
         "full-time": ("full-time", "full time employee", "full time staff", "全职", "正式员工", "正式职工", "正职员工"),
@@ -98,6 +100,7 @@ _NEGATION_EN = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|cannot|wi
 _ZH_NOT_NEGATION = ("不仅", "不但", "不过", "不断", "不久", "不少", "不错", "不同", "无论", "非常", "未来",
                     "无理由", "毫无疑问", "不管", "不超过", "不高于", "不低于", "不少于", "不多于", "不大于", "不小于",
                     "不足", "不到", "未满", "不满", "未超过", "不迟于", "不早于", "无息",  # 无息退还: refunded without interest
+                    "无误", "没问题", "没有问题",  # 验车无误 / 验车没问题: the check found nothing wrong
                     # Bounds under a modal: 不能少于5万元 is 不低于5万元.
                     "不能少于", "不能低于", "不能超过", "不能多于", "不能高于", "不得少于", "不得低于", "不得超过",
                     "不可少于", "不可超过",
@@ -200,6 +203,9 @@ _ANTONYMS = [(re.compile(a), re.compile(b)) for a, b in (
     (r"强制|必须", r"自愿|可选"),
     (r"\bbetter\b", r"\bworse\b"),  # "loss in the better ear"
     (r"照常|照样", r"暂停|停止"),  # "节假日期间取送服务暂停"
+    # included in the price against paid for apart: "报名费包含参访行程" / "参访行程……费用另计"
+    (r"包含|包括|已含|含在", r"另计|另行收费|另外收费|须另付|需另付|另付费|自费|自理"),
+    (r"\binclud(?:e|es|ed|ing)\b", r"\b(?:charged|billed|priced|paid for) separately\b|\bat (?:an )?extra (?:cost|charge)\b"),
 )]
 
 

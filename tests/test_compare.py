@@ -66,6 +66,7 @@ def test_equal_across_formats_and_scripts(a, b):
         ("$3.2B", "$3.21 billion"),
         ("12.5%", "12.46%"),
         ("5 business days", "5 days"),  # same slot family, not convertible
+        ("大概一周", "约7个工作日"),  # a week is read as 7 days against business days
         ("$300 per night", "$300"),  # rate stated on one side only
         ("300元", "300"),  # currency stated on one side only
         ("at least 16", "at least 16 years old"),  # unit implied on one side: compared as stated
@@ -110,6 +111,7 @@ def test_ranges_with_another_edge_differ():
         ("¥700", "NT$700"),
         ("$300 per night", "$300 per person"),
         ("5 business days", "6 days"),
+        ("一周", "5个工作日"),  # stated exactly, 7 is not 5
         ("1.2 km", "1,300 meters"),
         ("$2", "$1.50"),  # a plain price is exact: no rounding
         ("$15", "$14.99"),

@@ -203,10 +203,27 @@ def test_a_hyphen_joins_an_english_unit(text, found, unit):
     ("Refunds post on the next business day.", "next business day", "1", "business_day"),
     ("Statements are sent twice a year.", "twice a year", "2", "times"),
     ("Filters are replaced once a month.", "once a month", "1", "times"),
+    ("Stay out of the sea for a week.", "a week", "1", "week"),
+    ("You need to give a day's notice.", "a day", "1", "day"),
+    ("The briefing starts half an hour before your slot.", "half an hour", "30", "minute"),
+    # floors: 门诊楼三层 is the third floor of the outpatient building
+    ("病案室位于门诊楼三层", "三层", "3", "floor"),
+    ("在3楼办理", "3楼", "3", "floor"),
 ])
 def test_shares_discounts_and_values_said_in_words(text, found, value, unit):
     facts = [f for f in extract_numbers(text) if f.kind == "number"]
     assert [(f.text, f.value.value, f.value.unit) for f in facts] == [(found, Decimal(value), unit)]
+
+
+@pytest.mark.parametrize("text, found", [
+    ("Give at least a week's notice.", "at least a week"),  # the bound holds the possessive
+    ("The card is valid for a year.", "a year"),          # read once, not twice
+    ("Tickets are sold for a day pass only.", None),      # a pass, not a duration
+    ("Pay a month's deposit.", None),                     # a deposit is not a month's rent
+])
+def test_one_unit_of_time_said_with_an_article(text, found):
+    facts = [f.text for f in extract_numbers(text) if f.kind == "number"]
+    assert facts == ([found] if found else [])
 
 
 @pytest.mark.parametrize("text", ["政策一成不变", "成本上升", "固定资产折旧", "折合人民币"])

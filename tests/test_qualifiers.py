@@ -24,6 +24,8 @@ def lexical(analyzer):
     ("每三年可报销一次", [("frequency", "3 years", "每三年")]),
     ("$12 per user per month when billed annually", [("frequency", "month", "per month"),
                                                      ("billing", "annual", "billed annually")]),
+    ("an annual subscription of £1,240", [("frequency", "year", "annual subscription")]),
+    ("15 days of annual leave", []),  # "annual" alone says nothing of how often a price is paid
     ("海外业务收入增长", [("region", "international", "海外")]),
     ("Gross margin was up from 59.8% a year earlier.", []),
     ("非会员价格", [("membership", "non-member", "非会员")]),
@@ -307,7 +309,7 @@ def test_broadens(analyzer, answer, evidence, words):
 
 def test_a_chinese_permission_against_a_chinese_negation_is_opposite(analyzer):
     from extractors.claims import split_claims
-    from verifier.qualify import polarity_clash
+    from verifier.polarity import polarity_clash
 
     claim = split_claims("用企业协议价订的房间同样可以累计积分。", analyzer=analyzer)[0]
     assert polarity_clash(claim, "积分可用于兑换房晚。企业协议价订单不累计积分。")
@@ -327,6 +329,14 @@ def test_a_chinese_permission_against_a_chinese_negation_is_opposite(analyzer):
     ("You need at least 25 decibels of loss in your worse ear.", "a loss of at least 25 decibels in the better ear", True),
     ("节假日也照常上门取送。", "节假日期间取送服务暂停，门店正常营业。", True),
     ("节假日期间暂停上门取送。", "节假日期间取送服务暂停，门店正常营业。", False),
+    # Included against paid for apart, said in a clause of a few words after the one naming it.
+    ("報名費也包含會後參訪行程。", "會後參訪行程需另行報名，費用另計。", True),
+    ("报名费包含午餐。", "报名费包含午餐，住宿自理。", False),
+    ("The price includes the site visit.", "The site visit is charged separately.", True),
+    # The clause stating the claim's own bound denies what the claim affirms.
+    ("活动前7天内取消的话，定金可以全额退回。", "活动前7天以上取消可退还定金；7天内取消定金不退。", True),
+    ("活动前7天以上取消可以退定金。", "活动前7天以上取消可退还定金；7天内取消定金不退。", False),
+    ("7天内取消不退定金。", "活动前7天以上取消可退还定金；7天内取消定金不退。", False),
     # The opposite word is in the rule for the other side of the claim's bound.
     ("三个月内度数变了可以免费换一次。", "验配后3个月内如因度数变化需更换，可免费更换一次；超过3个月按原价的50%收费。", False),
     # The opposite word is in a clause about another case (同城, not 异地).
@@ -348,7 +358,7 @@ def test_a_chinese_permission_against_a_chinese_negation_is_opposite(analyzer):
 ])
 def test_a_negated_clause_or_an_opposite_word_about_the_claim_is_opposite(analyzer, answer, span, clash):
     from extractors.claims import split_claims
-    from verifier.qualify import polarity_clash
+    from verifier.polarity import polarity_clash
 
     claim = split_claims(answer, analyzer=analyzer)[0]
     assert polarity_clash(claim, span) is clash
@@ -364,7 +374,7 @@ def test_a_negated_clause_or_an_opposite_word_about_the_claim_is_opposite(analyz
 ])
 def test_a_contrast_clause_rules_a_side_out(analyzer, answer, clash):
     from extractors.claims import split_claims
-    from verifier.qualify import polarity_clash
+    from verifier.polarity import polarity_clash
 
     claim = split_claims(answer, analyzer=analyzer)[0]
     span = ("Bus passes are issued by the Transportation Office, not by individual schools."
@@ -385,7 +395,7 @@ BOATS = ("Boats over 15 horsepower require the skipper to hold a valid Recreatio
 ])
 def test_a_rule_moved_to_the_other_side_of_a_bound_is_opposite(analyzer, answer, clash):
     from extractors.claims import split_claims
-    from verifier.qualify import polarity_clash
+    from verifier.polarity import polarity_clash
 
     claim = split_claims(answer, analyzer=analyzer)[0]
     assert polarity_clash(claim, BOATS.split(". ")[1]) is clash
@@ -393,7 +403,7 @@ def test_a_rule_moved_to_the_other_side_of_a_bound_is_opposite(analyzer, answer,
 
 def test_a_span_giving_both_sides_their_rules_moves_nothing(analyzer):
     from extractors.claims import split_claims
-    from verifier.qualify import rule_for_other_side
+    from verifier.polarity import rule_for_other_side
 
     claim = split_claims("For flights of 6 hours or more you may book premium economy.", analyzer=analyzer)[0]
     span = "Economy class is required for flights under 6 hours; premium economy is allowed for flights of 6 hours or more."
@@ -412,7 +422,7 @@ def test_the_other_side_of_a_bound_is_a_rival_only_with_the_same_polarity(lexica
 
 def test_a_negated_clause_loses_to_a_closer_affirmative_one(analyzer):
     from extractors.claims import split_claims
-    from verifier.qualify import polarity_clash
+    from verifier.polarity import polarity_clash
 
     span = ("There is no overall charge to a water molecule, but there is a slight positive charge on each hydrogen "
             "atom and a slight negative charge on the oxygen atom.")

@@ -320,3 +320,27 @@ def test_as_usual_does_not_hide_a_negation(analyzer):
     text = "A方案每學期新台幣18,000元。週末及國定假日不供餐。"
     high = NLIScores(entailment=0.9, neutral=0.08, contradiction=0.02)
     assert _label(analyzer, "週末也照常供餐。", text, scores=high).label == "contradicted"
+
+
+def _facts(analyzer, answer: str, text: str) -> dict[str, tuple[str, str | None]]:
+    claim = split_claims(answer, analyzer=analyzer)[0]
+    candidates = SpanIndex([segment_source(Source(id="S1", text=text))]).candidates(claim)
+    return {r.fact.text: (r.status, r.evidence_text) for r in check_facts(claim, candidates, min_relevance=0.35)}
+
+
+def test_a_value_inside_some_bound_of_an_unrelated_span_does_not_outweigh_the_rival_on_topic(analyzer):
+    text = ("Bookings can be moved free of charge up to 48 hours before the game. Gift vouchers are valid for "
+            "12 months. Groups of 12 or more can book two rooms. Please arrive 15 minutes before your slot for "
+            "the safety briefing.")
+    facts = _facts(analyzer, "The briefing starts half an hour before your slot.", text)
+    assert facts["half an hour"] == ("mismatched", "15 minutes")
+
+
+@pytest.mark.parametrize("answer, missing", [
+    ("一年租金三百六十元。", []),               # 年租金360元 names the year in its fee word
+    ("一个月租金三百六十元。", ["一个月租金"]),   # a month is no year
+])
+def test_the_period_of_a_price_said_as_a_count_of_one(analyzer, answer, missing):
+    facts = _facts(analyzer, answer, "菜园标准地块约15平方米，年租金360元，双倍地块720元。")
+    assert [text for text, (status, _) in facts.items() if status == "missing"] == missing
+    assert any(status == "matched" and evidence == "360元" for status, evidence in facts.values())

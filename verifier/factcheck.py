@@ -24,7 +24,7 @@ from verifier.candidates import Candidate
 from verifier.comparison import as_compared_limit, asker_values, in_category
 from verifier.labels import swapped_label
 from verifier.fact_result import FactResult
-from verifier.periods import time_span, within_period
+from verifier.periods import names_the_price_period, time_span, within_period
 from verifier.segment import Span
 from verifier.names import check_name, entity_clash, entity_displaced, named_only_beside_rival
 
@@ -67,7 +67,7 @@ def check_facts(claim: Claim, candidates: list[Candidate], *, min_relevance: flo
         results = asker_values(results, question, claim)
     results = [in_category(r, claim, ranked) or r for r in results]
     results = found_by_working(results, claim, earlier_answer, question)
-    results = [r for r in results if not _article_one(r)]
+    results = [r for r in results if not _article_one(r) and not names_the_price_period(r, results)]
     if (swap := swapped_label(claim, ranked)) is not None:
         # (it replaces what the fact check said of the same name, if the tagger found it)
         results = [r for r in results if (r.fact.start, r.fact.end) != (swap.fact.start, swap.fact.end)]
@@ -139,9 +139,17 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
         compatible = [] if _usual_beside_longest(fact, verdicts) else \
             sorted((o for o, v in verdicts if v == "compatible" and not _rival_limit(fact, o, verdicts)),
                    key=lambda o: o.value.value != fact.value.value)  # type: ignore[union-attr]
-        agree = next((o for o, v in verdicts if v == "equal"), None) or next(iter(compatible), None) \
+        equal = next((o for o, v in verdicts if v == "equal"), None)
+        agree = equal or next(iter(compatible), None) \
             or _unit_implied(fact, cand.span) or _one_each(fact, cand.span) or _edge_named(fact, same, claim) \
             or time_span(fact, cand.span)
+        if (agree is not None and deferred is not None and cand.relevance < min_relevance and agree in compatible
+                and fact.value.comparator == "eq" != agree.value.comparator  # type: ignore[union-attr]
+                and deferred.evidence.value.per == fact.value.per):  # type: ignore[union-attr]
+            # "half an hour before your slot" after "arrive 15 minutes before your slot": a
+            # value merely inside some bound ("up to 48 hours") of a span hardly about the claim
+            # does not outweigh the rival that is.
+            agree = None
         if agree is not None:
             rival = None if claim is None or agree not in same else \
                 _bound_in_window(fact, agree, cand.span, ranked, claim, question) \

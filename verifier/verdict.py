@@ -17,7 +17,8 @@ from verifier.canonical import model_pair
 from verifier.comparison import Comparison, compared, names_the_limit
 from verifier.fact_result import FactResult
 from verifier.messages import message, quote
-from verifier.qualify import applies_to_asker, check_qualifiers, polarity_clash, unstated_subject
+from verifier.polarity import polarity_clash
+from verifier.qualify import applies_to_asker, check_qualifiers, unstated_subject
 from verifier.schema import ClaimReport, Evidence, Label
 from verifier.segment import Span
 

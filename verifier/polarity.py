@@ -1,0 +1,234 @@
+"""Polarity: does the claim say the opposite of the evidence it rests on?
+
+A small cross-encoder reads "also returnable" against "not returnable" as close paraphrases.
+A claim that negates what its evidence affirms, or affirms what the evidence's closest clause
+negates (where the negation bears on the claim's words), is opposite polarity; so is an opposite
+word without a negation cue ("include"/"exclude", "收费"/"免费", "包含"/"费用另计"), a permission
+against a prohibition ("可以" against "不得"), and the rule the span gives the other side of the
+claim's bound ("over 15 horsepower" against "up to 15 horsepower").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from extractors import Claim
+from extractors.compare import compare_facts, other_side
+from extractors.numbers import extract_numbers
+from extractors.qualifiers import clauses, is_negated, negation_scopes, opposite_words
+from extractors.text import normalise
+from extractors.tokens import content_tokens, token_recall
+
+# Opposite polarity counts only where the evidence is clearly about the claim.
+POLARITY_MIN_RECALL = 0.6
+# Chinese is matched on character bigrams, and the bigrams across word edges ("间同", "样可")
+# rarely recur in a paraphrase, so the same closeness shows as a lower recall.
+POLARITY_MIN_RECALL_ZH = 0.5
+MODAL_MIN_RECALL = 0.4
+_PERMISSION = re.compile(r"可以|允许|准许|\b(?:can|may|allowed|permitted)\b", re.IGNORECASE)
+_PROHIBITION = re.compile(r"不得|禁止|严禁|不可|不能|不允许|不准|\b(?:cannot|can't|may not|must not|not allowed|"
+                          r"not permitted|prohibited)\b", re.IGNORECASE)
+
+
+def _polarity_min_recall(text: str) -> float:
+    cjk = sum(1 for ch in text if "\u4e00" <= ch <= "\u9fff")
+    return POLARITY_MIN_RECALL_ZH if cjk * 2 > len(text.strip()) else POLARITY_MIN_RECALL
+
+
+def polarity_clash(claim: Claim, span_text: str) -> bool:
+    """Whether the claim says the opposite of the span: one negates what the other states, or
+    a clause of the span uses the opposite word ("exclude" for "include"), or gives the claim's
+    rule for the other side of the claim's bound."""
+    if rule_for_other_side(claim, span_text) or own_side_denied(claim, span_text):
+        return True
+    cuts = clauses(span_text)
+    for i, (a, b) in enumerate(cuts):
+        if i and len(content_tokens(span_text[a:b])) <= _SHORT_CLAUSE:
+            a = cuts[i - 1][0]  # "会后参访行程需另行报名，费用另计": a clause of a few words goes with the one before
+        part = span_text[a:b]
+        swap = opposite_words(claim.text, part)
+        if swap and _other_side(claim, part):
+            continue  # "3个月内……免费更换；超过3个月……收费": the other side of the claim's bound
+        # Recall as if the claim used the clause's word, so the swapped word is not missing (set
+        # apart, so that Chinese character pairs across it do not count as missing either), between
+        # the claim and that clause, either way: "同城不同门店还车免费" is no opposite of
+        # "异地还车按距离收费", and "每月前3笔免费" is what "跨行取现每月前3笔不收费" says.
+        # (the words come back normalised: 看诊 for 看診)
+        if not swap:
+            continue
+        swapped = normalise(claim.text).lower().replace(swap[0], f" {swap[1]} ")
+        if max(token_recall(swapped, part), token_recall(part, swapped)) >= _polarity_min_recall(claim.text):
+            # "不收费" against "免费": the opposite word under a negation says the same thing.
+            return is_negated(claim.text) == is_negated(part)
+    # "if you can't make it, you can ask for a refund": a negation inside a condition denies nothing.
+    plain = _CONDITIONAL_NEGATION.sub(" ", normalise(claim.text))
+    if is_negated(_RELATIVE_NEGATION.sub(" ", plain)):
+        return token_recall(claim.text, span_text) >= POLARITY_MIN_RECALL and not is_negated(span_text)
+    # An affirmative claim clashes only with a negation in the clause it matches best, so
+    # "returns are free; gift cards are not refundable" does not clash with "returns are free".
+    best = closest_part(claim, span_text, clauses)
+    if (relative := _RELATIVE_NEGATION.search(plain)) and (picked := plain[relative.end():].split()[:1]):
+        # "any repair that isn't covered" against "any non-covered repair": the same items picked out
+        if any(picked[0].lower() in scope.split() for scope in negation_scopes(best)):
+            return False
+    # "可以用来买股票" against "不得用于投资股票": a permission against a prohibition is opposite
+    # even when the two word the rest differently.
+    if _PERMISSION.search(claim.text) and _PROHIBITION.search(best) and is_negated(best):
+        # (is_negated leaves out bounds: "must not exceed $500" prohibits nothing; the claim's
+        # values are no wording to find: "可以续借一次" against "不可续借")
+        return token_recall(_without_values(claim), best) >= MODAL_MIN_RECALL
+    # The negation must bear on what the claim says: "cancel at any time with no penalty"
+    # does not deny "you can cancel at any time".
+    mine = frozenset(content_tokens(claim.text))
+    if (_ruled_out(mine - _ruled_out_by_claim(claim.text), span_text)
+            and token_recall(claim.text, span_text) >= _polarity_min_recall(claim.text)):
+        return True
+    if _CONDITIONAL_NEGATION.search(normalise(best)):
+        return False  # "lost if it has not been delivered in 30 days" states a condition, denies nothing
+    if _other_side(claim, best):
+        return False  # "20%以下的不予赔付" denies the other side of the claim's "超过20%"
+    if _denied_in_own_clause(claim, mine, span_text):
+        return True
+    about_claim = any(not content_tokens(scope) or mine & frozenset(content_tokens(scope))
+                      for scope in negation_scopes(best))
+    # ("照常" / "as usual" affirms, it has nothing of its own to find in the span)
+    return token_recall(_AS_USUAL.sub(" ", claim.text), best) >= _polarity_min_recall(claim.text) and about_claim
+
+
+_SHORT_CLAUSE = 3
+
+
+def _without_values(claim: Claim) -> str:
+    text = claim.text
+    for fact in claim.facts:
+        if fact.kind == "number":
+            text = text.replace(fact.text, " ")
+    return text
+
+
+_AS_USUAL = re.compile(r"照常|照樣|照样|也|\bas usual\b", re.IGNORECASE)
+
+
+_CONDITIONAL_NEGATION = re.compile(r"\b(?:if|unless|until|when|once)\b[^,;:.]*?(?:\b(?:not|never|no|cannot)\b|n['’]t\b)|"
+                                   r"\b(?:who|that)\s+(?:do|does|did|have|has)\s+not\b|"
+                                   # "Items not redeemed within 30 days become the store's property"
+                                   r"\b\w+s\s+not\s+\w+ed\s+(?:within|by|before|after|in time|on time)\b|"
+                                   r"(?:如果|如|若|倘若|假如)[^，,；;。]*?[未没不]", re.IGNORECASE)
+# A relative clause picks out the items, denies nothing: "medication that isn't controlled",
+# "any hours you don't use". The source may pick them out with a negation of its own ("non-covered").
+_RELATIVE_NEGATION = re.compile(r"\b(?:who|that|which)\s+(?:is|are|was|were)(?:\s+not\b|n['’]t\b)|"
+                                r"\b(?:any|all|every)\s+(?:\w+\s+){1,2}(?:you|they|we)\s+(?:do|did)(?:\s+not\b|n['’]t\b)",
+                                re.IGNORECASE)
+_CONTRAST = re.compile(r"\s*(?:(?:and\s+)?not\b|rather than\b|instead of\b|而不是|而非|并非|不是由|不由)", re.IGNORECASE)
+
+
+def rule_for_other_side(claim: Claim, span_text: str) -> bool:
+    """Whether the span says what the claim says, with the same polarity, of the other side of
+    the claim's bound: "over 15 horsepower don't need a licence" against "up to 15 horsepower
+    may be rented without a licence". (With opposite polarity the two agree: `_other_side`.)"""
+    mine = [f.value for f in claim.facts if f.kind == "number" and f.value.value is not None]  # type: ignore[union-attr]
+    if not any(q.comparator != "eq" for q in mine):  # type: ignore[union-attr]
+        return False  # only a bound has another side
+    if any(f.value in mine for f in extract_numbers(span_text) if f.kind == "number"):
+        return False  # the span gives both sides their rules: "under 6 hours …; 6 hours or more …"
+    negated = is_negated(_CONDITIONAL_NEGATION.sub(" ", normalise(claim.text)))
+    for a, b in clauses(span_text):
+        part = span_text[a:b]
+        theirs = [f.value for f in extract_numbers(part) if f.kind == "number"]
+        if (any(other_side(q, c) for q in theirs for c in mine) and is_negated(part) == negated  # type: ignore[arg-type]
+                and token_recall(claim.text, part) >= POLARITY_MIN_RECALL):
+            return True
+    return False
+
+
+def own_side_denied(claim: Claim, span_text: str) -> bool:
+    """Whether the clause of the span that states the claim's own bound denies what the claim
+    affirms (or the reverse): "7天内取消的话，定金可以全额退回" against "7天以上取消可退还定金；7天内
+    取消定金不退", where the closer wording is the other side's."""
+    mine = [f for f in claim.facts if f.kind == "number" and f.value.comparator != "eq"]  # type: ignore[union-attr]
+    if not mine:
+        return False
+    negated = is_negated(_RELATIVE_NEGATION.sub(" ", _CONDITIONAL_NEGATION.sub(" ", normalise(claim.text))))
+    for a, b in clauses(span_text):
+        part = _ASIDE.sub(" ", span_text[a:b])  # "P1级故障（核心服务不可用）须在15分钟内响应"
+        if (any(compare_facts(c, f) == "equal" for f in extract_numbers(part) for c in mine)
+                and is_negated(part) != negated and not opposite_words(claim.text, part)
+                and not _CONDITIONAL_NEGATION.search(normalise(part))
+                and token_recall(part, claim.text) >= _polarity_min_recall(claim.text)
+                and _negation_about(claim.text if negated else part, claim.text if not negated else part)):
+            return True
+    return False
+
+
+_ASIDE = re.compile(r"[（(][^）)]*[）)]")
+
+
+def _negation_about(negated_text: str, other: str) -> bool:
+    """Whether a negation of `negated_text` governs words `other` has (Chinese: characters)."""
+    # (a scope of one Chinese character, "定金不退", is its own token: matched on the characters)
+    words = frozenset(content_tokens(other)) | {c for c in normalise(other) if "\u3400" <= c <= "\u9fff"}
+    return any(words & frozenset(content_tokens(scope)) for scope in negation_scopes(negated_text))
+
+
+def _other_side(claim: Claim, clause: str) -> bool:
+    """Whether the clause bounds one of the claim's values from the other side: it speaks of
+    the complementary case ("20%以下" against the claim's "超过20%")."""
+    mine = [f.value for f in claim.facts if f.kind == "number" and f.value.value is not None]  # type: ignore[union-attr]
+    return any(other_side(q, c) for q in (f.value for f in extract_numbers(clause) if f.kind == "number")  # type: ignore[misc]
+               for c in mine)
+
+
+def _denied_in_own_clause(claim: Claim, mine: frozenset[str], span_text: str) -> bool:
+    """Whether a negated clause of the span holds words of the claim no other clause has, and
+    its negation bears on the claim: "线上配送的订单也可以用医保个人账户支付" against "医保个人账户支付
+    仅支持门店自提订单，线上配送订单暂不支持医保支付" (the clauses tie on overlap)."""
+    parts = clauses(span_text)
+    if len(parts) < 2 or token_recall(claim.text, span_text) < _polarity_min_recall(claim.text):
+        return False
+    # Only where the negated clause matches the claim as well as any clause does: "There is no
+    # overall charge to a water molecule, but there is a slight positive charge on each hydrogen
+    # atom" supports "hydrogen atoms … have a positive charge" in its closer clause.
+    closest = max(token_recall(claim.text, span_text[a:b]) for a, b in parts)
+    for a, b in parts:
+        part = span_text[a:b]
+        if not is_negated(part) or _CONDITIONAL_NEGATION.search(normalise(part)) \
+                or token_recall(claim.text, part) < closest:
+            continue
+        rest = frozenset(content_tokens(span_text[:a] + " " + span_text[b:]))
+        if len(mine & (frozenset(content_tokens(part)) - rest)) >= 2 and any(
+                mine & frozenset(content_tokens(scope)) for scope in negation_scopes(part)):
+            return True
+    return False
+
+
+def _ruled_out_by_claim(text: str) -> frozenset[str]:
+    """Words only the claim's own contrast clauses hold: "once per policy year rather than per
+    condition" rules "condition" out as the span's "not per condition" does."""
+    words: set[str] = set()
+    for a, b in clauses(text):
+        part = normalise(text[a:b])
+        m = _CONTRAST.match(part) or _CLAIM_CONTRAST.search(part)
+        if m is not None:
+            a += m.start()
+            words |= set(content_tokens(text[a:b])) - set(content_tokens(text[:a] + " " + text[b:]))
+    return frozenset(words)
+
+
+_CLAIM_CONTRAST = re.compile(r"\b(?:rather than|instead of)\b|而不是|而非", re.IGNORECASE)
+
+
+def _ruled_out(claim_words: frozenset[str], span_text: str) -> bool:
+    """Whether the claim takes a side a contrast clause of the span rules out: "issued by the
+    Transportation Office, not by individual schools" against "collect it from the school office"."""
+    for a, b in clauses(span_text):
+        if _CONTRAST.match(normalise(span_text[a:b])):
+            rest = frozenset(content_tokens(span_text[:a] + " " + span_text[b:]))
+            if claim_words & (frozenset(content_tokens(span_text[a:b])) - rest):
+                return True
+    return False
+
+
+def closest_part(claim: Claim, text: str, cut: Callable[[str], list[tuple[int, int]]]) -> str:
+    """The piece of `text` (a sentence or clause, by `cut`) holding most of the claim's words."""
+    return max((text[a:b] for a, b in cut(text)), key=lambda part: token_recall(claim.text, part), default=text)
