@@ -24,7 +24,8 @@ from verifier.candidates import Candidate
 from verifier.comparison import as_compared_limit, asker_values, in_category
 from verifier.labels import swapped_label
 from verifier.fact_result import FactResult
-from verifier.periods import names_the_price_period, time_span, within_period
+from verifier.count_of_one import nothing_to_find
+from verifier.periods import time_span, within_period
 from verifier.segment import Span
 from verifier.names import check_name, entity_clash, entity_displaced, named_only_beside_rival
 
@@ -67,25 +68,12 @@ def check_facts(claim: Claim, candidates: list[Candidate], *, min_relevance: flo
         results = asker_values(results, question, claim)
     results = [in_category(r, claim, ranked) or r for r in results]
     results = found_by_working(results, claim, earlier_answer, question)
-    results = [r for r in results if not _article_one(r) and not names_the_price_period(r, results)]
+    results = [r for r in results if not nothing_to_find(r, results)]
     if (swap := swapped_label(claim, ranked)) is not None:
         # (it replaces what the fact check said of the same name, if the tagger found it)
         results = [r for r in results if (r.fact.start, r.fact.end) != (swap.fact.start, swap.fact.end)]
         results.append(FactResult(swap.fact, "mismatched", None, swap.value, swap.source_id))
     return results
-
-
-# "绑一张你自己名下的借记卡", "培训过一次": a count of one said as an article, not a value to find.
-_ARTICLE_ONE = re.compile(r"[一壹][张張个個件笔筆份条條只隻把本]")
-
-
-def _article_one(result: FactResult) -> bool:
-    """A missing count of one said as an article: no source gives another count for its slot
-    (that would be a mismatch, which stays), so it holds nothing the claim must show."""
-    q = result.fact.value
-    return (result.status == "missing" and result.fact.kind == "number" and not result.past
-            and _ARTICLE_ONE.fullmatch(result.fact.text) is not None and q.comparator == "eq"  # type: ignore[union-attr]
-            and not q.currency and not q.per)  # type: ignore[union-attr]
 
 
 def _as_compared_limit(result: FactResult, results: list[FactResult], ranked: list[Candidate], min_relevance: float,

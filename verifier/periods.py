@@ -1,6 +1,5 @@
 """A claim's day against a period a span states: "on weekends only from 7 November to 27 December"
-holds "12 December"; "活动到12月5日结束" names the period's end, which must then be its last day;
-"一年租金三百六十元" names the period a price is for."""
+holds "12 December"; "活动到12月5日结束" names the period's end, which must then be its last day."""
 
 from __future__ import annotations
 
@@ -8,8 +7,7 @@ import datetime as dt
 import re
 
 from extractors import Claim, Fact
-from extractors.schema import DateValue, Quantity
-from verifier.fact_result import FactResult
+from extractors.schema import DateValue
 from verifier.segment import Span
 
 _PERIOD_JOIN = re.compile(r"\s*(?:to|until|till|through|[-–—~～至到])\s*", re.IGNORECASE)
@@ -93,26 +91,3 @@ def time_span(fact: Fact, span: Span) -> Fact | None:
             text = span.text[a.start - span.start : b.end - span.start]
             return fact.model_copy(update={"text": text, "start": a.start, "end": b.end, "context": ""})
     return None
-
-
-# The period of a price said as a count of one: "一年租金三百六十元" where the source says
-# "年租金360元", "年卡一年三千六百元" for "年卡会员费为3600元". The source names the period in its
-# fee word (not in a year's number: "2025年"), or states the price per that period.
-_PERIOD_WORD = {"year": re.compile(r"(?<![0-9〇零一二两三四五六七八九十])年"), "month": re.compile(r"月"),
-                "week": re.compile(r"周|星期"), "day": re.compile(r"(?<![0-9〇零一二两三四五六七八九十])[日天]")}
-_BEFORE_PRICE = 4  # "一年租金三百六十元": at most a fee word between the period and its price
-
-
-def names_the_price_period(period: FactResult, results: list[FactResult]) -> bool:
-    """Whether a missing "一年" names the period of the price the claim gives right after it,
-    which the source matched with that period named."""
-    q = period.fact.value
-    if (period.status != "missing" or period.fact.kind != "number" or not isinstance(q, Quantity)
-            or q.value != 1 or q.comparator != "eq" or q.currency or q.per or q.unit not in _PERIOD_WORD):
-        return False
-    for price in results:
-        ev = price.evidence
-        if (price.status == "matched" and ev is not None and isinstance(ev.value, Quantity) and ev.value.currency
-                and 0 <= price.fact.start - period.fact.end <= _BEFORE_PRICE):
-            return ev.value.per == q.unit or bool(_PERIOD_WORD[q.unit].search(ev.context or ""))
-    return False

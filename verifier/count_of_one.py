@@ -1,0 +1,51 @@
+"""Counts of one that hold nothing a source must show: "绑一张你自己名下的借记卡" says "a card", and
+"一年租金三百六十元" names the period of a price the source states as "年租金360元"."""
+
+from __future__ import annotations
+
+import re
+
+from extractors.schema import Quantity
+from verifier.fact_result import FactResult
+
+
+def nothing_to_find(result: FactResult, results: list[FactResult]) -> bool:
+    """Whether a missing fact of the claim (`results`: all its facts' results) is a count of one
+    that holds nothing to find."""
+    return _article_one(result) or _names_the_price_period(result, results)
+
+
+# "绑一张你自己名下的借记卡", "培训过一次": a count of one said as an article, not a value to find.
+_ARTICLE_ONE = re.compile(r"[一壹][张張个個件笔筆份条條只隻把本]")
+
+
+def _article_one(result: FactResult) -> bool:
+    """A missing count of one said as an article: no source gives another count for its slot
+    (that would be a mismatch, which stays), so it holds nothing the claim must show."""
+    q = result.fact.value
+    return (result.status == "missing" and result.fact.kind == "number" and not result.past
+            and _ARTICLE_ONE.fullmatch(result.fact.text) is not None and q.comparator == "eq"  # type: ignore[union-attr]
+            and not q.currency and not q.per)  # type: ignore[union-attr]
+
+
+# The period of a price said as a count of one: "一年租金三百六十元" where the source says
+# "年租金360元", "年卡一年三千六百元" for "年卡会员费为3600元". The source names the period in its
+# fee word (not in a year's number: "2025年"), or states the price per that period.
+_PERIOD_WORD = {"year": re.compile(r"(?<![0-9〇零一二两三四五六七八九十])年"), "month": re.compile(r"月"),
+                "week": re.compile(r"周|星期"), "day": re.compile(r"(?<![0-9〇零一二两三四五六七八九十])[日天]")}
+_BEFORE_PRICE = 4  # "一年租金三百六十元": at most a fee word between the period and its price
+
+
+def _names_the_price_period(period: FactResult, results: list[FactResult]) -> bool:
+    """Whether a missing "一年" names the period of the price the claim gives right after it,
+    which the source matched with that period named."""
+    q = period.fact.value
+    if (period.status != "missing" or period.fact.kind != "number" or not isinstance(q, Quantity)
+            or q.value != 1 or q.comparator != "eq" or q.currency or q.per or q.unit not in _PERIOD_WORD):
+        return False
+    for price in results:
+        ev = price.evidence
+        if (price.status == "matched" and ev is not None and isinstance(ev.value, Quantity) and ev.value.currency
+                and 0 <= price.fact.start - period.fact.end <= _BEFORE_PRICE):
+            return ev.value.per == q.unit or bool(_PERIOD_WORD[q.unit].search(ev.context or ""))
+    return False
