@@ -160,6 +160,8 @@ GOLD_SETS = {
     "decision_m": ("decision_gold_m.jsonl", decision_metrics),
     "engine_n": ("engine_gold_n.jsonl", claim_metrics),
     "decision_n": ("decision_gold_n.jsonl", decision_metrics),
+    "engine_o": ("engine_gold_o.jsonl", claim_metrics),
+    "decision_o": ("decision_gold_o.jsonl", decision_metrics),
 }
 
 
