@@ -63,7 +63,7 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
             return is_negated(claim.text) == is_negated(part)
     # "if you can't make it, you can ask for a refund": a negation inside a condition denies nothing.
     plain = _CONDITIONAL_NEGATION.sub(" ", normalise(claim.text))
-    if is_negated(_RELATIVE_NEGATION.sub(" ", plain)):
+    if _denies(claim):
         return token_recall(claim.text, span_text) >= POLARITY_MIN_RECALL and not is_negated(span_text)
     # An affirmative claim clashes only with a negation in the clause it matches best, so
     # "returns are free; gift cards are not refundable" does not clash with "returns are free".
@@ -149,19 +149,25 @@ def own_side_denied(claim: Claim, span_text: str) -> bool:
     mine = [f for f in claim.facts if f.kind == "number" and f.value.comparator != "eq"]  # type: ignore[union-attr]
     if not mine:
         return False
-    negated = is_negated(_RELATIVE_NEGATION.sub(" ", _CONDITIONAL_NEGATION.sub(" ", normalise(claim.text))))
+    negated = _denies(claim)
     for a, b in clauses(span_text):
         part = _ASIDE.sub(" ", span_text[a:b])  # "P1级故障（核心服务不可用）须在15分钟内响应"
         if (any(compare_facts(c, f) == "equal" for f in extract_numbers(part) for c in mine)
                 and is_negated(part) != negated and not opposite_words(claim.text, part)
                 and not _CONDITIONAL_NEGATION.search(normalise(part))
                 and token_recall(part, claim.text) >= _polarity_min_recall(claim.text)
-                and _negation_about(claim.text if negated else part, claim.text if not negated else part)):
+                and _negation_about(*((claim.text, part) if negated else (part, claim.text)))):
             return True
     return False
 
 
 _ASIDE = re.compile(r"[（(][^）)]*[）)]")
+
+
+def _denies(claim: Claim) -> bool:
+    """Whether the claim negates what it says, leaving aside negations inside a condition ("if you
+    can't make it") or a relative clause ("medication that isn't controlled")."""
+    return is_negated(_RELATIVE_NEGATION.sub(" ", _CONDITIONAL_NEGATION.sub(" ", normalise(claim.text))))
 
 
 def _negation_about(negated_text: str, other: str) -> bool:
