@@ -40,6 +40,7 @@ from extractors.numbers_vocab import (
 )
 from extractors.numbers_context import context_words
 from extractors.numbers_ids import special_spans
+from extractors.numbers_money import money_after
 from extractors.numbers_words import and_a_half, mentions_values_in_words, values_in_words
 from extractors.schema import Fact, Quantity
 from extractors.text import normalise
@@ -225,16 +226,8 @@ def _amount(n: str, m: re.Match[str], hi: int, has_cur: bool) -> _Amount | None:
         unit, end = ("percentage_point" if point else "percent"), pm.end()
         if pm.group(0).strip() == "成":  # "两成" = 20%
             value *= 10
-    elif (cm := p["cur"].match(n, end, hi)) and not _NOT_MONEY.match(n, cm.end()):
-        word = phrase_key(cm.group("c"))
-        currency, end = (_local_dollar(n) if word in _LOCAL_DOLLAR else CUR_SUFFIX[word]), cm.end()
-        if word in ("cents", "cent", "¢"):
-            if on := _ON_THE_DOLLAR.match(n, end, hi):
-                currency, unit, end = None, "percent", on.end()  # "50 cents on the dollar" = 50%
-            else:
-                value = value / 100  # "15 cents" = $0.15
-        elif word in _TENTHS:
-            value = value / 10  # "三毛钱" = 0.3 yuan
+    elif money := money_after(n, p["cur"].match(n, end, hi), value, end, hi, chinese):
+        value, currency, unit, end = money
     # (after a price, "年费" / "月租" name the fee: "一百二十元年费" is 120 yuan, not 120 years)
     if unit is None and (um := p["unit"].match(n, end, hi)) and not (currency and _FEE_NAME.match(n, um.end())) \
             and not n.startswith("周年", um.end() - 1):  # "二週年慶" is an anniversary, not two weeks
@@ -266,6 +259,10 @@ def english_number_words(text: str) -> str:
 
 
 _EN_WORD_RE = re.compile(_EN_NUMBER)
+
+# "must be at least seventeen." counts; "at least two of the four", "up to three trainees" (a word
+# the source may state as a bare number) do not.
+_NOTHING_AFTER = re.compile(r"\s*(?:[.,;:!?)]|$)")
 
 
 def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | None:
@@ -302,9 +299,10 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
     if right and (between_end := p["range_end"].match(n, end, hi)):
         end = between_end.end()
     bare = unit is None and currency is None and comparator is None and per is None and not approx
-    if left.chinese and not (unit or currency or per) and not (cm and m.group("enw")):
+    if left.chinese and not (unit or currency or per) and not (m.group("enw") and (cm or pre and pre.group("cmp") and left.value != 1
+                                                                      and _NOTHING_AFTER.match(n, end, hi))):
         # 统一, 十分, 千万 / "one of", "no one": number words need a unit to count, or, in English,
-        # a bound after them ("three or more")
+        # a bound ("three or more", "at least seventeen")
         return None
     if bare and _is_bare_year(m.group(0)) and (right is None or _is_bare_year(right.raw)):
         return None  # a year (or year range): the date extractor's job
@@ -326,28 +324,11 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
                 context=context_words(n, span_start, end, lo))
 
 
-_ON_THE_DOLLAR = re.compile(r"\s+on\s+the\s+dollar\b", re.IGNORECASE)
-# Words for "dollars" in the local currency: 300元 is NT$300 in a text that speaks of 新台幣.
-_LOCAL_DOLLAR = frozenset({"元", "块", "块钱", "蚊"})
 # (not "one and a half times": a multiplier the answer works with, verifier.arithmetic)
 _AND_A_HALF_EN = re.compile(r"[ ]+and[ ]+a[ ]+half\b(?![ ]+times\b)", re.IGNORECASE)
 # "一年半": the half after the unit ("一个半小时", with 个 between, is numbers_words.and_a_half)
 _HALF_AFTER_UNIT = re.compile(r"(?<=[年天日月时])半(?![价年月天日小时折])")
-_TENTHS = frozenset({"毛钱", "角钱", "毛"})
-_NOT_MONEY = re.compile(r"(?<=毛)[巾重利衣毯绒笔发皮料]")
 _FEE_NAME = re.compile(r"费|租|卡|票|薪|会费")
-_TWD_WORDS = re.compile(r"新台币|台币|nt\$|ntd|twd", re.IGNORECASE)
-_HKD_WORDS = re.compile(r"港币|港元|hk\$|hkd|蚊", re.IGNORECASE)
-
-
-@lru_cache(maxsize=8)
-def _local_dollar(n: str) -> str:
-    """The currency a bare 元 means in (normalised) text `n`: TWD or HKD where the text names
-    only that one, else CNY."""
-    twd, hkd = bool(_TWD_WORDS.search(n)), bool(_HKD_WORDS.search(n))
-    return "TWD" if twd and not hkd else "HKD" if hkd and not twd else "CNY"
-
-
 # 约 ends a word here (预约, 违约, 签约) or is the verb "book" (可约两次, 限约1次): not "about".
 _YUE_ENDS_WORD = frozenset("预违签履合邀赴失践守毁解立条公契特节制婚租限可能再")
 

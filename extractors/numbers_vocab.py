@@ -63,7 +63,8 @@ UNITS = _expand(
         "GB": ("gb",), "MB": ("mb",), "TB": ("tb",),
         "device": ("devices", "device", "台"),
         "person": ("people", "persons", "person", "employees", "employee", "staff", "users", "user",
-                   "个人", "人", "名", "位"),
+                   "guests", "guest", "participants", "attendees", "trainees", "students", "student",
+                   "learners", "passengers", "visitors", "个人", "人", "名", "位"),
         "seat": ("seats", "seat", "licenses", "licences", "license", "licence", "accounts", "个席位", "席位",
                  "个账号", "账号", "个帐号", "帐号"),
         "times": ("times", "次"),
@@ -137,10 +138,10 @@ CUR_PREFIX = _expand(
 
 CUR_SUFFIX = _expand(
     {
-        BARE_DOLLAR: ("dollars", "dollar", "cents", "cent", "¢"),  # cents: numbers._amount scales them
+        BARE_DOLLAR: ("dollars", "dollar", "cents", "cent", "¢"),  # cents: numbers_money scales them
         "USD": ("us dollars", "usd", "美元", "美金"),
-        "CNY": ("元人民币", "人民币", "yuan", "rmb", "cny", "块钱", "块", "元", "蚊",  # bare 元/块/蚊: see numbers._local_dollar
-                "毛钱", "角钱", "毛"),  # tenths of a yuan: numbers._amount scales them
+        "CNY": ("元人民币", "人民币", "yuan", "rmb", "cny", "块钱", "块", "元", "蚊",  # bare 元/块/蚊: see numbers_money._local_dollar
+                "毛钱", "角钱", "毛"),  # tenths of a yuan: numbers_money scales them
         "EUR": ("euros", "euro", "eur", "欧元"),
         "GBP": ("pounds", "gbp", "英镑"),
         "HKD": ("hkd", "港元", "港币"),

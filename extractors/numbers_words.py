@@ -15,7 +15,8 @@ from extractors.schema import Fact, Quantity
 def mentions_values_in_words(text: str) -> bool:
     """Whether `text` may hold a value said only in words (a quick check before a full scan)."""
     return bool(_RELATIVE_DAY.search(text) or _TIMES_WORD.search(text) or _A_UNIT.search(text) or _YEAR_TERM.search(text)
-                or _LASTS_A_UNIT.search(text) or _A_UNITS_WORTH.search(text) or _FRACTION.search(text))
+                or _LASTS_A_UNIT.search(text) or _A_UNITS_WORTH.search(text) or _FRACTION.search(text)
+                or _EVERY_DAY_OF_WEEK.search(text))
 
 
 # "当日到账" / "次日到账", "same-day" / "next business day": how long something takes, said
@@ -32,6 +33,8 @@ _TIMES_WORD = re.compile(r"\b(?:(?P<w>twice|thrice)|once(?=\s+(?:a|per|each|ever
                          r"(?:\s+(?:a|per|each|every)\s+(?P<p>day|week|month|quarter|year))?\b", re.IGNORECASE)
 _TIMES = {"once": 1, "twice": 2, "thrice": 3}
 # "会员年度内6次", "自然年度内": within one (membership, calendar) year; not "2026年度内".
+# "every day of the week" is "seven days a week" (and no match for "six days a week").
+_EVERY_DAY_OF_WEEK = re.compile(r"\bevery day of the week\b", re.IGNORECASE)
 _YEAR_TERM = re.compile(r"(?<![0-9〇零一二两三四五六七八九十])(?:会员|会籍|自然|服务|合同|保单|保险)?年度内")
 # "at least a week", "within an hour": one unit of time, bounded.
 _A_UNIT = re.compile(r"\b(?:(?P<c>at least|at most|within|up to|no more than|no less than|no later than|more than|"
@@ -58,8 +61,9 @@ _A_UNITS_WORTH = re.compile(r"\b(?P<d>(?:a|an|one)\s+(?P<u>hour|day|week|fortnig
 # price, which is how 五折 reads (减半, 半价).
 _FRACTION = re.compile(
     r"\b(?P<en>half|(?:one|a)[- ]third|two[- ]thirds|(?:one|a)[- ]quarter|three[- ]quarters)"
-    r"(?=\s+(?:of\s+)?(?:the|your|its|their|this|that|what)\b)"
+    r"(?=\s+(?:of\s+)?(?:the|your|its|their|this|that|what)\b|\s+(?:back|refunded)\b)"
     r"|(?P<zh>[二两三四五十]分之[一二三]|一半)(?!价)"
+
     r"|(?P<price>\bhalf[- ]price\b|半价|减半|減半)", re.IGNORECASE)
 _FRACTIONS = {"half": (1, 2), "one third": (1, 3), "a third": (1, 3), "two thirds": (2, 3), "one quarter": (1, 4),
               "a quarter": (1, 4), "three quarters": (3, 4), "一半": (1, 2)}
@@ -99,6 +103,8 @@ def values_in_words(text: str, n: str, facts: list[Fact], blocked: list[tuple[in
             share = Decimal(100 * top) / bottom
             share = share.quantize(Decimal(1) if share == share.to_integral_value() else Decimal("0.01"))
             found.append((m, Quantity(value=share, unit="percent")))
+    for m in _EVERY_DAY_OF_WEEK.finditer(n):
+        found.append((m, Quantity(value=Decimal(7), unit="day", per="week")))
     for m in _YEAR_TERM.finditer(n):
         found.append((m, Quantity(value=Decimal(1), unit="year", comparator="le")))
     for m in _TIMES_WORD.finditer(n):

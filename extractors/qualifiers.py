@@ -84,9 +84,9 @@ _TERMS: dict[str, dict[str, tuple[str, ...]]] = {
 # "every 3 years", "once every two months", "每三年", "每2个月": a frequency with its own count.
 _EVERY_N = re.compile(
     r"\bevery\s+(?P<n>\d+|two|three|four|five|six)\s+(?P<u>day|week|month|year)s\b"
-    r"|每(?P<zn>[2-9两二三四五六七八九十])(?:个)?(?P<zu>天|周|月|年)")
+    r"|每(?P<zn>\d+|十二|[两二三四五六七八九十])(?:个)?(?P<zu>天|周|月|年)")
 _EN_COUNT = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
-_ZH_COUNT = {"两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
+_ZH_COUNT = {"十二": 12, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _ZH_UNIT = {"天": "day", "周": "week", "月": "month", "年": "year"}
 
 # Bounds, not negations: the number check reads them ("不超过600元" = "600元以内").
@@ -150,6 +150,10 @@ def find_qualifiers(text: str) -> list[Qualifier]:
         else:
             count, unit = _ZH_COUNT[m.group("zn")] if not m.group("zn").isdigit() else int(m.group("zn")), \
                 _ZH_UNIT[m.group("zu")]
+        # "every 12 months" is "every year", "every 14 days" "every 2 weeks"
+        for small, big, per in (("month", "year", 12), ("day", "week", 7)):
+            if unit == small and count % per == 0:
+                count, unit = count // per, big
         value = unit if count == 1 else f"{count} {unit}s"
         found.append(Qualifier("frequency", value, text[m.start():m.end()], m.start(), m.end()))
         taken.append((m.start(), m.end()))
@@ -203,6 +207,7 @@ _ANTONYMS = [(re.compile(a), re.compile(b)) for a, b in (
     (r"强制|必须", r"自愿|可选"),
     (r"\bbetter\b", r"\bworse\b"),  # "loss in the better ear"
     (r"照常|照样", r"暂停|停止"),  # "节假日期间取送服务暂停"
+    (r"便宜|下浮", r"上浮|加价"),  # "在前台订便宜10%" against "前台预订价格上浮10%"
     # included in the price against paid for apart: "报名费包含参访行程" / "参访行程……费用另计"
     (r"包含|包括|已含|含在", r"另计|另行收费|另外收费|须另付|需另付|另付费|自费|自理"),
     (r"\binclud(?:e|es|ed|ing)\b", r"\b(?:charged|billed|priced|paid for) separately\b|\bat (?:an )?extra (?:cost|charge)\b"),

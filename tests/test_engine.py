@@ -923,3 +923,43 @@ def test_a_count_in_a_sum_is_found_when_the_source_happens_to_state_the_total_to
     source = {"id": "S1", "text": "保留原边（原边改短）每条60元。西装收腰每件120元。"}
     facts = lexical.verify("保留原边改短是每条60元，两条一共120元。", [source]).claims[0].facts
     assert {f.text: f.status for f in facts}["两条"] == "matched"
+
+
+def test_a_second_item_is_priced_as_each_additional_one(lexical):
+    source = {"id": "S1", "text": "Sootaway Chimney Sweeps charge £70 for a standard sweep of one flue, and £45 for each "
+                                  "additional flue on the same visit."}
+    facts = lexical.verify("The first flue is £70 and the second is £45.", [source],
+                           question="How much for Sootaway to sweep two flues?").claims[1].facts
+    assert [(f.text, f.status) for f in facts] == [("£45", "matched")]
+
+
+def test_a_size_bound_before_a_case_name_leaves_the_name_to_bind_the_price(lexical):
+    source = {"id": "S1", "text": "毛毛乐宠物美容按体重收费：10公斤以下小型犬全套美容168元，10至25公斤中型犬228元，"
+                                  "25公斤以上大型犬298元。"}
+    wrong = lexical.verify("小型犬全套美容二百二十八元。", [source]).claims[0]
+    assert [(f.status, f.evidence_text) for f in wrong.facts] == [("mismatched", "168元")]
+    right = lexical.verify("中型犬全套美容228元。", [source]).claims[0]
+    assert [(f.status, f.evidence_text) for f in right.facts] == [("matched", "228元")]
+
+
+@pytest.mark.parametrize("answer, status", [
+    ("临时取消要提前十二个小时以上，否则扣一半费用。", {"matched"}),     # the other side, said with 否则
+    ("临时取消要提前二十四个小时以上，否则扣一半费用。", {"missing", "mismatched"}),
+    ("临时取消要提前十二个小时以上，扣一半费用。", {"mismatched"}),       # no 否则: the rule put on the wrong side
+])
+def test_otherwise_states_the_rule_for_the_other_side_of_the_bound(lexical, answer, status):
+    source = {"id": "S1", "text": "预约后提前不足12小时取消，收取服务费的50%。"}
+    facts = lexical.verify(answer, [source]).claims[0].facts
+    assert facts[0].status in status
+
+
+@pytest.mark.parametrize("answer, status", [
+    ("超过3个月补色按时计费。", "matched"), ("超过6个月补色按时计费。", "mismatched"),
+    ("After more than 90 days, repairs are charged at cost.", "matched"),
+    ("Repairs are charged at cost after more than 30 days.", "mismatched"),
+])
+def test_what_follows_after_that_is_the_rule_beyond_the_bound(lexical, answer, status):
+    text = "补色于3个月内免费一次，之后按时计费。" if "补色" in answer else \
+        "Repairs are free within 90 days; after that they are charged at cost."
+    facts = lexical.verify(answer, [{"id": "S1", "text": text}]).claims[0].facts
+    assert [f.status for f in facts] == [status]

@@ -434,3 +434,43 @@ def test_a_dollar_or_yen_sign_of_no_named_country_is_bare(text, currency):
 def test_never_less_and_never_more_are_bounds(text, comparator):
     (fact,) = extract_numbers(text)
     assert fact.value.comparator == comparator
+
+
+@pytest.mark.parametrize("text, value, currency", [
+    ("Resin is 35p a gram", "0.35", "GBP"), ("50 pence", "0.5", "GBP"),
+    ("两块五。", "2.5", "CNY"), ("十二块五毛钱", "12.5", "CNY"), ("三元五角", "3.5", "CNY"),
+    ("港幣兩蚊三毫五嘅手續費", "2.35", "HKD"), ("兩蚊半，", "2.5", "HKD"),
+])
+def test_pence_and_chinese_money_with_tenths_and_hundredths(text, value, currency):
+    (fact,) = extract_numbers(text)
+    assert (fact.value.value, fact.value.currency) == (Decimal(value), currency)
+
+
+@pytest.mark.parametrize("text, money", [("in 720p", []), ("两块五花肉", [Decimal(2)])])
+def test_video_resolutions_and_pork_are_no_pence_or_tenths(text, money):
+    assert [f.value.value for f in extract_numbers(text) if f.value.currency] == money
+
+
+@pytest.mark.parametrize("text, said, value, comparator", [
+    ("You have to be at least seventeen.", "at least seventeen", "17", "ge"),
+    ("no more than two", "no more than two", "2", "le"),
+])
+def test_english_number_words_count_after_a_bound(text, said, value, comparator):
+    (fact,) = extract_numbers(text)
+    assert (fact.text, fact.value.value, fact.value.comparator) == (said, Decimal(value), comparator)
+
+
+@pytest.mark.parametrize("text", ["under one roof", "at least one of them", "at least two of the four",
+                                  "up to three bags"])
+def test_one_a_share_of_a_group_or_a_count_of_things_after_a_bound_is_no_count(text):
+    assert extract_numbers(text) == []
+
+
+@pytest.mark.parametrize("text, said, value, unit, per", [
+    ("between thirty and sixty days you get a quarter back", "a quarter", "25", "percent", None),
+    ("Classes run every day of the week.", "every day of the week", "7", "day", "week"),
+    ("up to 2 guests", "up to 2 guests", "2", "person", None),
+])
+def test_shares_back_every_day_of_the_week_and_guests(text, said, value, unit, per):
+    (fact,) = [f for f in extract_numbers(text) if f.text == said]
+    assert (fact.value.value, fact.value.unit, fact.value.per) == (Decimal(value), unit, per)

@@ -433,3 +433,43 @@ def test_a_negated_clause_loses_to_a_closer_affirmative_one(analyzer):
 def test_a_thousands_comma_does_not_cut_a_clause():
     text = "月租金為作品售價的3%，每件最低新台幣1,500元, and C$2,500 after that"
     assert [text[a:b] for a, b in clauses(text)] == ["月租金為作品售價的3%", "每件最低新台幣1,500元", " and C$2,500 after that"]
+
+
+@pytest.mark.parametrize("text, value", [
+    ("Tanks should be emptied every 12 months", "year"), ("每十二个月保养一次", "year"), ("每12个月", "year"),
+    ("every 14 days", "2 weeks"), ("every 30 days", "30 days"), ("每3天", "3 days"),
+])
+def test_a_frequency_in_months_or_days_reads_as_years_or_weeks_when_it_divides(text, value):
+    assert [(q.slot, q.value) for q in find_qualifiers(text)] == [("frequency", value)]
+
+
+@pytest.mark.parametrize("answer, text, clash", [
+    ("其他外食也可以帶。", "禁止攜帶外食，生日蛋糕可帶入，酌收切盤費新台幣150元。", True),
+    ("離島都有得送。", "港島及九龍免運費，新界每次收運費港幣$50，離島暫不送貨。", True),
+    ("可以自己帶蛋糕。", "禁止攜帶外食，生日蛋糕可帶入，酌收切盤費新台幣150元。", False),
+    ("港島免運費。", "港島及九龍免運費，新界每次收運費港幣$50，離島暫不送貨。", False),
+    ("在船上前台订会便宜10%。", "船上前台预订价格上浮10%。", True),
+])
+def test_a_short_chinese_claim_is_read_by_its_characters_against_a_negation(analyzer, answer, text, clash):
+    from extractors.claims import split_claims
+    from verifier.polarity import polarity_clash
+
+    claim = split_claims(answer, analyzer=analyzer)[0]
+    assert polarity_clash(claim, text) is clash
+
+
+@pytest.mark.parametrize("answer, text, clash", [
+    ("每件作品附贈一條修復乳霜。", "大型作品按時計費。修復乳霜於櫃台販售，每條新台幣350元。", True),
+    ("65歲以上長輩掛號費全免。", "掛號費新台幣150元，健保部分負擔依規定收取。", True),
+    ("You get a free eye test every year.", "Eye tests cost $25.", True),
+    ("Installation is free.", "Installation costs a one-off £60, waived on Enterprise.", True),
+    ("The first lesson is free.", "Lessons cost £20 each.", False),  # the claim's item is the first lesson only
+    # the sentence that prices it also calls it free for someone
+    ("Members get free parking.", "Parking costs $5 per hour; members park free.", False),
+    ("Delivery is free over $50.", "Delivery costs $4.99.", False),  # the claim states a price itself
+])
+def test_a_gift_or_free_item_the_source_sells_at_a_price_is_opposite(analyzer, answer, text, clash):
+    from extractors.claims import split_claims
+    from verifier.polarity import free_but_priced
+
+    assert free_but_priced(split_claims(answer, analyzer=analyzer)[0], text) is clash

@@ -71,7 +71,16 @@ def _keys(text: str) -> frozenset[str]:
 
 
 def _key(token: str) -> str:
-    return token[:6] if token.isascii() else token
+    return _ADDITIONAL.get(token, token[:6]) if token.isascii() else token
+
+
+# "the second flue" is what "each additional flue" prices, as is "an extra flue".
+_ADDITIONAL = dict.fromkeys(("second", "third", "fourth", "subsequent", "extra", "further", "additional"), "additi")
+
+
+_ZH_MEASURE = r"(?:公斤|千克|斤|克|周岁|週歲|岁|歲|个月|個月|公分|厘米|平方米|平米|米|人|kg|cm|m)"
+_SIZE_BOUND_LEAD = re.compile(r"^\W*\d+(?:\.\d+)?(?:(?:[至到~-]\d+(?:\.\d+)?" + _ZH_MEASURE + r")|"
+                              + _ZH_MEASURE + r"(?:以下|以上|以内|及以上|或以上))(?=[\u4e00-\u9fff]{2})")
 
 
 def case_words(text: str, known_names: frozenset[str] = frozenset()) -> frozenset[str]:
@@ -84,7 +93,9 @@ def case_words(text: str, known_names: frozenset[str] = frozenset()) -> frozense
     names = _keys(" ".join(re.findall(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}", text)))
     names |= _keys(" ".join(re.findall(r"(?:^|(?<=[.!?;]\s))[A-Z][a-z]{2,}", text))) & known_names
     # A bracketed word right after the lead is its variant: 羽絨（短款）.
-    # A count may lead the case: "19座1200元，33座1600元".
+    # A count may lead the case: "19座1200元，33座1600元"; a size bound before a name is the name's
+    # measure: "10公斤以下小型犬168元，10至25公斤中型犬228元" names 小型犬 and 中型犬.
+    text = _SIZE_BOUND_LEAD.sub("", text, count=1)
     lead = re.match(r"\W*((?:[A-Za-z][A-Za-z0-9]*)?[\u4e00-\u9fff]{2,}|\d+[\u4e00-\u9fff])(?:[（(]([^）)]{1,8})[）)])?", text)
     if not lead:
         return names

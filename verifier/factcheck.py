@@ -27,6 +27,7 @@ from verifier.fact_result import FactResult
 from verifier.count_of_one import nothing_to_find
 from verifier.periods import time_span, within_period
 from verifier.segment import Span
+from verifier.sides import bound_from_other_side
 from verifier.names import check_name, entity_clash, entity_displaced, named_only_beside_rival
 
 # Without context words saying two numbers fill the same slot, a different value counts
@@ -157,6 +158,9 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
             return FactResult(fact, "missing", close, close.text, cand.span.source_id)
         # Nor is the other side of the claim's bound when the polarity turns with it: "over 15
         # horsepower require a licence" says what "up to 15 you don't need one" says.
+        if claim is not None and (flip := bound_from_other_side(
+                fact, [o for o, v in verdicts if v == "different"], cand.span, claim)) is not None:
+            return FactResult(fact, "matched", flip, flip.text, cand.span.source_id)
         rivals = [o for o, v in verdicts if v == "different"
                   and not (claim is not None and other_side(fact.value, o.value)  # type: ignore[arg-type]
                            and is_negated(claim.text) != is_negated(cand.span.text[slice(*cand.span.clause_of(o))]))

@@ -40,7 +40,7 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
     """Whether the claim says the opposite of the span: one negates what the other states, or
     a clause of the span uses the opposite word ("exclude" for "include"), or gives the claim's
     rule for the other side of the claim's bound."""
-    if rule_for_other_side(claim, span_text) or own_side_denied(claim, span_text):
+    if rule_for_other_side(claim, span_text) or own_side_denied(claim, span_text) or free_but_priced(claim, span_text):
         return True
     cuts = clauses(span_text)
     for i, (a, b) in enumerate(cuts):
@@ -77,7 +77,8 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
     if _PERMISSION.search(claim.text) and _PROHIBITION.search(best) and is_negated(best):
         # (is_negated leaves out bounds: "must not exceed $500" prohibits nothing; the claim's
         # values are no wording to find: "可以续借一次" against "不可续借")
-        return token_recall(_without_values(claim), best) >= MODAL_MIN_RECALL
+        wording = _PERMISSION.sub(" ", _without_values(claim))
+        return token_recall(_without_values(claim), best) >= MODAL_MIN_RECALL or _short_zh_recall(wording, best) >= _SHORT_ZH_RECALL
     # The negation must bear on what the claim says: "cancel at any time with no penalty"
     # does not deny "you can cancel at any time".
     mine = frozenset(content_tokens(claim.text))
@@ -93,10 +94,57 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
     about_claim = any(not content_tokens(scope) or mine & frozenset(content_tokens(scope))
                       for scope in negation_scopes(best))
     # ("照常" / "as usual" affirms, it has nothing of its own to find in the span)
-    return token_recall(_AS_USUAL.sub(" ", claim.text), best) >= _polarity_min_recall(claim.text) and about_claim
+    wording = _AS_USUAL.sub(" ", claim.text)
+    if token_recall(wording, best) >= _polarity_min_recall(claim.text) and about_claim:
+        return True
+    # A short Chinese claim is read by its characters: "离岛都有得送" against "离岛暂不送货".
+    chars = _zh_chars(wording)
+    return _short_zh_recall(wording, best) >= _SHORT_ZH_RECALL \
+        and any(chars & _zh_chars(scope) for scope in negation_scopes(best))
 
 
 _SHORT_CLAUSE = 3
+_FREE = re.compile(r"免费|免費|全免|免收|赠送|贈送|附赠|附贈|\bfree\b|\bcomplimentary\b|\bat no (?:extra )?(?:charge|cost)\b"
+                   r"|\bno (?:extra )?charge\b", re.IGNORECASE)
+# What a claim calls free: the words after "附赠" / "free" (a count and measure word skipped), or before "全免".
+_GIFT_ITEM = re.compile(r"(?:赠送|贈送|附赠|附贈)(?:[一二两兩三四五六七八九十\d]+[条條张張个個件份瓶盒支次杯]?)?([\u4e00-\u9fff]{2,4})"
+                        r"|\b(?:free|complimentary)\s+((?:[a-z-]+\s+)?[a-z-]{3,})"
+                        r"|\b((?:[a-z-]+\s+)?[a-z-]{3,})\s+(?:is|are)\s+(?:free|complimentary)\b", re.IGNORECASE)
+_FREED_ITEM = re.compile(r"([\u4e00-\u9fff]{2,3})(?:全免|免费|免費|免收)")
+_ITEM_SHARE = 0.6
+_FULL_STOP = re.compile(r"(?<=[。！？!?])|(?<=\.)\s")
+
+
+def free_but_priced(claim: Claim, span_text: str) -> bool:
+    """Whether the claim calls something free (or a gift) that a sentence of the span sells at a
+    price and nowhere calls free: "每件作品附赠一条修复乳霜" against "修复乳霜于柜台贩售，每条新台币350元"."""
+    if any(f.kind == "number" and f.value.currency for f in claim.facts):  # type: ignore[union-attr]
+        return False  # "free over $50" states a price of its own
+    text = normalise(claim.text)
+    items = [g for m in (*_GIFT_ITEM.finditer(text), *_FREED_ITEM.finditer(text)) for g in m.groups() if g]
+    for sentence in _FULL_STOP.split(span_text) if items else ():  # (not at ";": "…$5 per hour; members park free")
+        if (not _FREE.search(sentence) and any(token_recall(item, sentence) >= _ITEM_SHARE for item in items)
+                and any(f.kind == "number" and f.value.currency and (f.value.value or 0) > 0  # type: ignore[union-attr]
+                        for f in extract_numbers(sentence))):
+            return True
+    return False
+
+
+# Bigrams of a short Chinese claim mostly straddle its dropped function words ("岛得", "得送" in
+# "离岛都有得送"); up to this many characters, the share of its characters found counts instead.
+_SHORT_ZH_CHARS = 8
+_SHORT_ZH_RECALL = 0.7
+
+
+def _zh_chars(text: str) -> frozenset[str]:
+    return frozenset(t for t in content_tokens(text) for t in t if "\u4e00" <= t <= "\u9fff")
+
+
+def _short_zh_recall(claim_text: str, part: str) -> float:
+    mine = _zh_chars(claim_text)
+    if not mine or len(mine) > _SHORT_ZH_CHARS or _polarity_min_recall(claim_text) != POLARITY_MIN_RECALL_ZH:
+        return 0.0
+    return len(mine & _zh_chars(part)) / len(mine)
 
 
 def _without_values(claim: Claim) -> str:
