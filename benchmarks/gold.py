@@ -162,6 +162,8 @@ GOLD_SETS = {
     "decision_n": ("decision_gold_n.jsonl", decision_metrics),
     "engine_o": ("engine_gold_o.jsonl", claim_metrics),
     "decision_o": ("decision_gold_o.jsonl", decision_metrics),
+    "engine_p": ("engine_gold_p.jsonl", claim_metrics),
+    "decision_p": ("decision_gold_p.jsonl", decision_metrics),
 }
 
 
