@@ -32,9 +32,9 @@ _RELATIVE_DAY = re.compile(
 _TIMES_WORD = re.compile(r"\b(?:(?P<w>twice|thrice)|once(?=\s+(?:a|per|each|every)\s))"
                          r"(?:\s+(?:a|per|each|every)\s+(?P<p>day|week|month|quarter|year))?\b", re.IGNORECASE)
 _TIMES = {"once": 1, "twice": 2, "thrice": 3}
-# "会员年度内6次", "自然年度内": within one (membership, calendar) year; not "2026年度内".
 # "every day of the week" is "seven days a week" (and no match for "six days a week").
 _EVERY_DAY_OF_WEEK = re.compile(r"\bevery day of the week\b", re.IGNORECASE)
+# "会员年度内6次", "自然年度内": within one (membership, calendar) year; not "2026年度内".
 _YEAR_TERM = re.compile(r"(?<![0-9〇零一二两三四五六七八九十])(?:会员|会籍|自然|服务|合同|保单|保险)?年度内")
 # "at least a week", "within an hour": one unit of time, bounded.
 _A_UNIT = re.compile(r"\b(?:(?P<c>at least|at most|within|up to|no more than|no less than|no later than|more than|"
@@ -63,7 +63,6 @@ _FRACTION = re.compile(
     r"\b(?P<en>half|(?:one|a)[- ]third|two[- ]thirds|(?:one|a)[- ]quarter|three[- ]quarters)"
     r"(?=\s+(?:of\s+)?(?:the|your|its|their|this|that|what)\b|\s+(?:back|refunded)\b)"
     r"|(?P<zh>[二两三四五十]分之[一二三]|一半)(?!价)"
-
     r"|(?P<price>\bhalf[- ]price\b|半价|减半|減半)", re.IGNORECASE)
 _FRACTIONS = {"half": (1, 2), "one third": (1, 3), "a third": (1, 3), "two thirds": (2, 3), "one quarter": (1, 4),
               "a quarter": (1, 4), "three quarters": (3, 4), "一半": (1, 2)}

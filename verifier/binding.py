@@ -77,7 +77,7 @@ def _key(token: str) -> str:
 # "the second flue" is what "each additional flue" prices, as is "an extra flue".
 _ADDITIONAL = dict.fromkeys(("second", "third", "fourth", "subsequent", "extra", "further", "additional"), "additi")
 
-
+# A size bound that leads a case before its name: "10公斤以下小型犬", "10至25公斤中型犬".
 _ZH_MEASURE = r"(?:公斤|千克|斤|克|周岁|週歲|岁|歲|个月|個月|公分|厘米|平方米|平米|米|人|kg|cm|m)"
 _SIZE_BOUND_LEAD = re.compile(r"^\W*\d+(?:\.\d+)?(?:(?:[至到~-]\d+(?:\.\d+)?" + _ZH_MEASURE + r")|"
                               + _ZH_MEASURE + r"(?:以下|以上|以内|及以上|或以上))(?=[\u4e00-\u9fff]{2})")

@@ -156,11 +156,12 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
         close = next((o for o, v in verdicts if v == "close" and same_slot(fact, o)), None)
         if close is not None and deferred is None:
             return FactResult(fact, "missing", close, close.text, cand.span.source_id)
-        # Nor is the other side of the claim's bound when the polarity turns with it: "over 15
-        # horsepower require a licence" says what "up to 15 you don't need one" says.
+        # The claim may state the other side's rule itself ("……以上，否则扣一半" / "不足……收取50%").
         if claim is not None and (flip := bound_from_other_side(
                 fact, [o for o, v in verdicts if v == "different"], cand.span, claim)) is not None:
             return FactResult(fact, "matched", flip, flip.text, cand.span.source_id)
+        # Nor is the other side of the claim's bound when the polarity turns with it: "over 15
+        # horsepower require a licence" says what "up to 15 you don't need one" says.
         rivals = [o for o, v in verdicts if v == "different"
                   and not (claim is not None and other_side(fact.value, o.value)  # type: ignore[arg-type]
                            and is_negated(claim.text) != is_negated(cand.span.text[slice(*cand.span.clause_of(o))]))

@@ -40,7 +40,8 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
     """Whether the claim says the opposite of the span: one negates what the other states, or
     a clause of the span uses the opposite word ("exclude" for "include"), or gives the claim's
     rule for the other side of the claim's bound."""
-    if rule_for_other_side(claim, span_text) or own_side_denied(claim, span_text) or free_but_priced(claim, span_text):
+    if rule_for_other_side(claim, span_text) or own_side_denied(claim, span_text) \
+            or free_but_priced(claim, span_text):
         return True
     cuts = clauses(span_text)
     for i, (a, b) in enumerate(cuts):
@@ -78,7 +79,8 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
         # (is_negated leaves out bounds: "must not exceed $500" prohibits nothing; the claim's
         # values are no wording to find: "可以续借一次" against "不可续借")
         wording = _PERMISSION.sub(" ", _without_values(claim))
-        return token_recall(_without_values(claim), best) >= MODAL_MIN_RECALL or _short_zh_recall(wording, best) >= _SHORT_ZH_RECALL
+        return token_recall(_without_values(claim), best) >= MODAL_MIN_RECALL \
+            or _short_zh_recall(wording, best) >= _SHORT_ZH_RECALL
     # The negation must bear on what the claim says: "cancel at any time with no penalty"
     # does not deny "you can cancel at any time".
     mine = frozenset(content_tokens(claim.text))
