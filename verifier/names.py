@@ -14,7 +14,7 @@ from extractors import Claim, Fact
 from extractors.compare import compare_facts, same_slot
 from extractors.text import match_key, normalise
 from extractors.tokens import content_tokens, token_recall
-from verifier.binding import SENTENCE_END
+from verifier.cases import SENTENCE_END
 from verifier.candidates import Candidate
 from verifier.fact_result import FactResult
 from verifier.segment import Span
