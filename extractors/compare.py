@@ -152,13 +152,13 @@ def same_dimension(a: Fact, b: Fact) -> bool:
     return same_slot(a.model_copy(update={"context": ""}), b.model_copy(update={"context": ""}))
 
 
-_BELOW, _ABOVE = frozenset({"lt", "le"}), frozenset({"gt", "ge"})
+BELOW, ABOVE = frozenset({"lt", "le"}), frozenset({"gt", "ge"})  # the sides of a bound
 
 
 def other_side(a: Quantity, b: Quantity) -> bool:
     """Whether two bounds mark the same point from opposite sides ("up to 15" / "over 15"):
     rules for the two complementary cases, not two values of one slot."""
-    sides = (a.comparator in _BELOW and b.comparator in _ABOVE) or (a.comparator in _ABOVE and b.comparator in _BELOW)
+    sides = (a.comparator in BELOW and b.comparator in ABOVE) or (a.comparator in ABOVE and b.comparator in BELOW)
     return sides and a.value is not None and a.value == b.value and a.unit == b.unit and same_currency(a.currency, b.currency)
 
 

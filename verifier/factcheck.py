@@ -128,8 +128,7 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
         compatible = [] if _usual_beside_longest(fact, verdicts) else \
             sorted((o for o, v in verdicts if v == "compatible" and not _rival_limit(fact, o, verdicts)),
                    key=lambda o: o.value.value != fact.value.value)  # type: ignore[union-attr]
-        equal = next((o for o, v in verdicts if v == "equal"), None)
-        agree = equal or next(iter(compatible), None) \
+        agree = next((o for o, v in verdicts if v == "equal"), None) or next(iter(compatible), None) \
             or _unit_implied(fact, cand.span) or _one_each(fact, cand.span) or _edge_named(fact, same, claim) \
             or time_span(fact, cand.span)
         if (agree is not None and deferred is not None and cand.relevance < min_relevance and agree in compatible

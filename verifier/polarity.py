@@ -31,9 +31,12 @@ _PROHIBITION = re.compile(r"不得|禁止|严禁|不可|不能|不允许|不准|
                           r"not permitted|prohibited)\b", re.IGNORECASE)
 
 
+def _mostly_chinese(text: str) -> bool:
+    return sum(1 for ch in text if "\u4e00" <= ch <= "\u9fff") * 2 > len(text.strip())
+
+
 def _polarity_min_recall(text: str) -> float:
-    cjk = sum(1 for ch in text if "\u4e00" <= ch <= "\u9fff")
-    return POLARITY_MIN_RECALL_ZH if cjk * 2 > len(text.strip()) else POLARITY_MIN_RECALL
+    return POLARITY_MIN_RECALL_ZH if _mostly_chinese(text) else POLARITY_MIN_RECALL
 
 
 def polarity_clash(claim: Claim, span_text: str) -> bool:
@@ -144,7 +147,7 @@ def _zh_chars(text: str) -> frozenset[str]:
 
 def _short_zh_recall(claim_text: str, part: str) -> float:
     mine = _zh_chars(claim_text)
-    if not mine or len(mine) > _SHORT_ZH_CHARS or _polarity_min_recall(claim_text) != POLARITY_MIN_RECALL_ZH:
+    if not mine or len(mine) > _SHORT_ZH_CHARS or not _mostly_chinese(claim_text):
         return 0.0
     return len(mine & _zh_chars(part)) / len(mine)
 

@@ -11,13 +11,12 @@ from __future__ import annotations
 import re
 
 from extractors import Claim, Fact
-from extractors.compare import other_side
+from extractors.compare import ABOVE, BELOW, other_side
 from extractors.qualifiers import clauses, is_negated
 from verifier.segment import Span
 
 _OTHERWISE = re.compile(r"否则|否則|不然|\botherwise\b|\bor else\b", re.IGNORECASE)
 _THEREAFTER = re.compile(r"\s*(?:之后|之後|此后|此後|其后|其後|after that\b|thereafter\b|beyond that\b)", re.IGNORECASE)
-_BELOW, _ABOVE = ("le", "lt"), ("ge", "gt")
 
 
 def bound_from_other_side(fact: Fact, rivals: list[Fact], span: Span, claim: Claim) -> Fact | None:
@@ -31,7 +30,7 @@ def bound_from_other_side(fact: Fact, rivals: list[Fact], span: Span, claim: Cla
         a, b = span.clause_of(o)
         if otherwise and is_negated(claim.text) == is_negated(span.text[a:b]):
             return o
-        if fact.value.comparator in _ABOVE and o.value.comparator in _BELOW and _then_after(span, b):  # type: ignore[union-attr]
+        if fact.value.comparator in ABOVE and o.value.comparator in BELOW and _then_after(span, b):  # type: ignore[union-attr]
             return o
     return None
 
