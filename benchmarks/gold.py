@@ -164,6 +164,8 @@ GOLD_SETS = {
     "decision_o": ("decision_gold_o.jsonl", decision_metrics),
     "engine_p": ("engine_gold_p.jsonl", claim_metrics),
     "decision_p": ("decision_gold_p.jsonl", decision_metrics),
+    "engine_q": ("engine_gold_q.jsonl", claim_metrics),
+    "decision_q": ("decision_gold_q.jsonl", decision_metrics),
 }
 
 

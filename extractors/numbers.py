@@ -105,7 +105,9 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         # (but "3个月起算" starts a count there: no bound)
         "csuffix": re.compile(_SP + r"(?P<c>" + alternation(CMP_SUFFIX) + r")(?!(?<=起)[算计])", re.IGNORECASE),
         "approx_suffix": re.compile(_SP + r"(?:左右|上下|or so(?![A-Za-z]))", re.IGNORECASE),
-        "sep": re.compile(r"[ \t]{0,3}(?:(?P<dash>-|~|〜)|(?P<word>to|到|至|and|和|与))[ \t]{0,3}", re.IGNORECASE),
+        # ("8- to 13-year-olds": the first number's hyphen waits for the unit after the second)
+        "sep": re.compile(r"[ \t]{0,3}(?:(?P<dash>-|~|〜)(?:[ \t]{1,3}to(?=[ \t]))?|(?P<word>to|到|至|and|和|与))[ \t]{0,3}",
+                          re.IGNORECASE),
         "cur_prefix": re.compile(r"(?:" + alternation(CUR_PREFIX) + r")[ ]?", re.IGNORECASE),
         "letter_cur": re.compile(r"(?:RMB|CNY|USD|EUR|HKD|TWD|NTD|GBP|JPY)$", re.IGNORECASE),
         "range_end": re.compile(r"[ ]?之间"),

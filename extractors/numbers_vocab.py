@@ -160,10 +160,10 @@ SCALES = {
 CMP_PREFIX = _expand(
     {
         "le": ("up to", "at most", "no more than", "not more than", "never more than", "not exceeding", "not to exceed",
-               "a maximum of", "maximum of", "maximum", "max.", "max", "capped at", "limited to", "within",
+               "a maximum of", "maximum of", "maximum", "no older than", "not older than", "max.", "max", "capped at", "limited to", "within",
                "<=", "≤", "不超过", "不得超过", "不能超过", "不可超过", "不应超过", "不高于", "不能高于", "不多于", "最多", "最高", "至多", "上限为", "上限",
                "封顶", "未超过"),
-        "ge": ("at least", "no less than", "not less than", "never less than", "no fewer than", "a minimum of", "minimum of",
+        "ge": ("at least", "no less than", "not less than", "never less than", "no fewer than", "no younger than", "not younger than", "a minimum of", "minimum of",
                "minimum", "min.", ">=", "≥", "不少于", "不低于", "不得少于", "不得低于", "不能少于", "不能低于", "不可少于", "不可低于",
                "不应少于", "不应低于", "至少", "最少", "最低",
                "起码", "满", "from age"),

@@ -101,3 +101,33 @@ def test_a_count_the_sum_multiplies_by_is_found_in_the_sum(analyzer):
     # A wrong sum uses no count, which stays missing.
     facts = {f.text: f for c in lexical.verify("运动鞋每双39元，两双是80元。", [source]).claims for f in c.facts}
     assert facts["两双"].status == "missing"
+
+
+def test_a_claim_that_is_only_a_sum_rests_on_the_sentence_stating_its_amounts(analyzer):
+    """"三台加起来440元" holds nothing for the model but a sum it cannot do: once the sum is worked
+    out from amounts one source sentence states, the claim is supported by that sentence. A sum of
+    amounts the sources do not state, or a wrong sum, is not."""
+    from verifier import Verifier
+
+    lexical = Verifier("lexical", analyzer=analyzer)
+    source = {"id": "S1", "text": "清风家电提供上门空调清洗。挂机清洗每台120元，柜机每台200元。外机清洗另收每台60元。"}
+    claims = lexical.verify("挂机每台120元，柜机200元。合计320元。", [source]).claims
+    total = next(c for c in claims if "320元" in c.text)
+    assert (total.text, total.label) == ("合计320元", "supported"), total
+    assert "每台120元 + 200元" in total.reason
+    assert total.evidence[0].text == "挂机清洗每台120元，柜机每台200元。"
+    for answer in ("挂机每台150元，柜机200元。合计350元。",  # amounts no source states
+                   "挂机每台120元，柜机200元。合计340元。"):  # no working gives 340
+        total = next(c for c in lexical.verify(answer, [source]).claims if "合计" in c.text)
+        assert total.label != "supported", (answer, total)
+
+
+def test_operands_stated_needs_every_amount_of_the_working(analyzer):
+    from extractors import extract_numbers
+    from verifier.arithmetic import operands_stated
+
+    stated = extract_numbers("挂机清洗每台120元，柜机每台200元。")
+    assert operands_stated("每台120元 × 2 + 200元", stated)
+    assert not operands_stated("每台150元 × 2 + 200元", stated)
+    assert not operands_stated("$120 × 2 + $200", stated)  # another currency
+    assert not operands_stated("× 2", stated)  # nothing but a count

@@ -41,6 +41,10 @@ PLAN = ("Quillnet Unlimited Plus plan sheet, effective 2026-02-01. Unlimited Plu
     ("Our Basic plan (CA$549) plows after every snowfall. Last season the Basic plan cost CA$519. Revenue rose "
      "12% compared with last year.", [False, True, False]),
     ("年费为1200元。去年年费为1000元。", [False, True]),
+    # "以前" closing a deadline is no earlier rule; said of the rule, it is
+    ("包场须于预约时缴付500元订金，活动前7日或以前取消可全数退还订金。以前的订金为300元。", [False, True]),
+    ("須於活動3天以前取消。", [False]),
+    ("开课后前2节课结束前可申请退费；第3节课起不再退费。", [False]),
 ])
 def test_past_sentences(text, past):
     assert [s.past for s in segment_source(Source(id="S1", text=text)).sentences] == past
@@ -53,6 +57,7 @@ def test_past_sentences(text, past):
     ("去年的额度是20万元。", True),
     ("Last season the Basic plan cost CA$519.", True),
     ("最高贷款额度为20万元。", False),
+    ("活动前三日或以前取消可以拿回全部订金。", False),
 ])
 def test_claims_about_the_past(analyzer, answer, past):
     assert about_the_past(split_claims(answer, analyzer=analyzer)[0]) is past

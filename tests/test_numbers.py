@@ -186,6 +186,16 @@ def test_a_hyphen_joins_an_english_unit(text, found, unit):
     assert [(f.text, f.value.unit) for f in facts] == [(found, unit)]
 
 
+@pytest.mark.parametrize("text, found, low, high, unit", [
+    ("the club is for 8- to 13-year-olds", "8- to 13-year", 8, 13, "year"),
+    ("for eight- to thirteen-year-olds", "eight- to thirteen-year", 8, 13, "year"),
+    ("a five- to seven-day trip", "five- to seven-day", 5, 7, "day"),
+])
+def test_a_range_whose_first_number_waits_for_the_unit_after_the_second(text, found, low, high, unit):
+    (fact,) = [f for f in extract_numbers(text) if f.kind == "number"]
+    assert (fact.text, fact.value.low, fact.value.high, fact.value.unit) == (found, low, high, unit)
+
+
 @pytest.mark.parametrize("text, found, value, unit", [
     ("会员打八折", "八折", "8", "tenth_of_price"),
     ("九五折优惠", "九五折", "9.5", "tenth_of_price"),
@@ -306,6 +316,8 @@ def test_once_as_a_frequency_or_a_limit_is_a_number(text):
 @pytest.mark.parametrize("text, comparator", [
     ("reduced by 4% for each year before age 65", "lt"), ("early retirement from age 55", "ge"),
     ("children younger than 12 travel free", "lt"), ("drivers older than 70", "gt"),
+    # "no older than" bounds from above, "no younger than" from below
+    ("a proof of address no older than three months", "le"), ("drivers not younger than 21", "ge"),
 ])
 def test_age_bounds_in_words(text, comparator):
     (fact,) = [f for f in extract_numbers(text) if f.value.unit != "percent"]

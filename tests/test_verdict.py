@@ -145,6 +145,17 @@ def test_the_and_inside_a_number_said_in_words_adds_nothing(analyzer):
     assert _label(analyzer, "A term of ten weeks costs one hundred and twenty pounds.", text, scores=high).label == "supported"
 
 
+def test_a_value_restated_after_or_is_no_added_alternative(analyzer):
+    from verifier.breadth import added_alternative
+
+    text = "Tickets cost $62 for adults and $48 for children."
+    claim = split_claims("Tickets are $62 each for the two of you and $48 for your child, or $172 altogether.",
+                         analyzer=analyzer)[0]
+    assert added_alternative(claim, text) is None
+    claim = split_claims("Tickets are $62 for adults and $48 for children or seniors.", analyzer=analyzer)[0]
+    assert added_alternative(claim, text) == "or seniors"
+
+
 SHIPPING = ("Shipping is free for orders over $75; otherwise it costs $6.95. If the item arrived damaged, return "
             "shipping is free. Affected customers must be notified within 72 hours if a breach is confirmed. "
             "You can hire the car if you have completed at least 6 lessons in the past 3 months.")
@@ -344,3 +355,41 @@ def test_the_period_of_a_price_said_as_a_count_of_one(analyzer, answer, missing)
     facts = _facts(analyzer, answer, "菜园标准地块约15平方米，年租金360元，双倍地块720元。")
     assert [text for text, (status, _) in facts.items() if status == "missing"] == missing
     assert any(status == "matched" and evidence == "360元" for status, evidence in facts.values())
+
+
+@pytest.mark.parametrize("answer, text, found", [
+    ("If you pay for a year up front, you get two months free.", "Paying annually gives two months free.",
+     ("a year", "matched", "annually")),
+    ("标准版是一年一缴的。", "标准版每位用户每月150元，年缴。", ("一年", "matched", "年缴")),
+    # a year that is no billing period is still a number to find
+    ("The warranty lasts a year, and you get two months free.", "Paying annually gives two months free.",
+     ("a year", "missing", None)),
+])
+def test_paying_for_a_year_is_found_in_a_word_for_paying_by_the_year(analyzer, answer, text, found):
+    facts = _facts(analyzer, answer, text)
+    assert (found[0], *facts[found[0]]) == found
+
+
+@pytest.mark.parametrize("answer, text, found", [
+    ("Your 10-year-old fits the Youth Club.", "The Youth Club is for ages 8 to 13.", ("10-year", "matched", "8 to 13")),
+    ("It is $48 for your seven-year-old.", "Tickets cost $62 for visitors aged 10 and over and $48 for children "
+     "aged 3 to 9.", ("seven-year", "matched", "3 to 9")),
+    # seven is in the children's band, whose price is not $62
+    ("It is $62 for your seven-year-old.", "Tickets cost $62 for visitors aged 10 and over and $48 for children "
+     "aged 3 to 9.", ("$62", "mismatched", "$48")),
+    ("Your 15-year-old fits the Youth Club.", "The Youth Club is for ages 8 to 13.", ("15-year", "missing", None)),
+    ("孩子8岁可以报名少儿班。", "少儿班面向6至12岁儿童。", ("8岁", "matched", "6至12岁")),
+])
+def test_the_askers_age_is_found_in_the_age_band_beside_the_claims_price(analyzer, answer, text, found):
+    facts = _facts(analyzer, answer, text)
+    assert (found[0], *facts[found[0]]) == found
+
+
+@pytest.mark.parametrize("answer, missing", [
+    ("取车时要交车辆押金和违章押金两笔钱。", []),        # the claim's own list of two
+    ("取车时要交车辆押金、违章押金和保险押金三笔钱。", []),
+    ("取车时要交车辆押金和违章押金三笔钱。", ["三笔"]),  # three is not the two it lists
+])
+def test_a_count_of_the_items_the_claim_lists_holds_nothing_to_find(analyzer, answer, missing):
+    facts = _facts(analyzer, answer, "取车时须支付车辆押金3000元和违章押金2000元，还车后退还。")
+    assert [text for text, (status, _) in facts.items() if status == "missing"] == missing

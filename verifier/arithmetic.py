@@ -119,6 +119,18 @@ def _counts_worked_with(results: list[FactResult], also: Sequence[str] = ()) -> 
 _MULTIPLIER = re.compile(r"[×(−]\s*(\d+)\b")
 
 
+def operands_stated(how: str, stated: Sequence[Fact]) -> bool:
+    """Whether every amount a sum is worked out from ("每台120元 × 2 + 200元") is one of the
+    `stated` values (a source's): a right sum of wrong prices is still wrong. Bare counts are
+    the asker's and need not be."""
+    amounts = [f for f in extract_numbers(how) if f.kind == "number" and _amount(f) is not None
+               and isinstance(f.value, Quantity) and (f.value.currency or f.value.unit)]
+    return bool(amounts) and all(
+        any(s.kind == "number" and isinstance(s.value, Quantity) and _same_kind(s, f) and _amount(s) is not None and _equal(_amount(s), _amount(f))
+            for s in stated)
+        for f in amounts)
+
+
 def working(claim: Claim, earlier: str = "", question: str = "") -> list[str]:
     """The pieces of the claim's text that work a value out, from the cue to the value: "，三台
     加起来440元", "so $220". The model cannot do the sum, and reads a correct one as a claim the

@@ -77,6 +77,8 @@ def added_alternative(claim: Claim, span_text: str) -> str | None:
         if any(start <= m.start() < end for start, end in values):
             continue  # inside a value: "一千二百及以上", "one hundred and twenty pounds"
         rest = re.split(r"[,;，；。、]", text[m.end():], maxsplit=1)[0]
+        if any(start == m.end() + len(rest) - len(rest.lstrip()) for start, _ in values):
+            continue  # a value restated: "or $172 altogether" is the fact check's to find
         joined = content_tokens(rest)[:_COORDINATED_WORDS]
         before = content_tokens(text[:m.start()])[-1:]
         if before and re.search(rf"\b{re.escape(before[0][:4])}\w*\s+{m.group()}\b", normalise(span_text), re.IGNORECASE):

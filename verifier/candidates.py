@@ -46,9 +46,11 @@ class SpanIndex:
     def idf(self, token: str) -> float:
         return math.log(1 + self.total / (1 + len(self.postings.get(token, ()))))
 
-    def candidates(self, claim: Claim, *, top_sentences: int = 3, top_windows: int = 1) -> list[Candidate]:
+    def candidates(self, claim: Claim, *, top_sentences: int = 3, top_windows: int = 1,
+                   words_from: str | None = None) -> list[Candidate]:
+        """`words_from`: the text whose words find the spans, when not the claim's own."""
         # dict, not set: a fixed summation order keeps scores identical across processes.
-        tokens = dict.fromkeys(content_tokens(claim.text))
+        tokens = dict.fromkeys(content_tokens(words_from or claim.text))
         weights = {t: self.idf(t) for t in tokens}
         norm = sum(weights.values()) or 1.0
         scores: dict[tuple[int, int], float] = defaultdict(float)

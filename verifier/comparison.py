@@ -112,7 +112,7 @@ def _category(claim: Claim, value: FactResult) -> Comparison | None:
     """"二十八寸的箱子算大件": the value found inside the range the source gives the category
     (`in_category`), and the claim nothing but the value and the category."""
     ev = value.evidence
-    if value.status != "matched" or ev is None or value.source_id is None or not _is_limit(ev.value):
+    if value.status != "matched" or ev is None or value.source_id is None or not is_limit(ev.value):
         return None
     after = claim.source_text[value.fact.end - claim.start:]
     m = _MEMBERSHIP.match(after)
@@ -141,7 +141,7 @@ def in_category(result: FactResult, claim: Claim, candidates: Sequence[Candidate
     for candidate in candidates:
         span = candidate.span
         text = span.text.lower()
-        limits = [f for f in span.facts if f.kind == "number" and _is_limit(f.value)
+        limits = [f for f in span.facts if f.kind == "number" and is_limit(f.value)
                   and f.value.unit == q.unit]  # type: ignore[union-attr]
         for part in parts:  # the longest part of the name the span holds, then the range nearest it
             for i in (j.start() for j in re.finditer(re.escape(part), text)):
@@ -157,7 +157,7 @@ def in_category(result: FactResult, claim: Claim, candidates: Sequence[Candidate
     if best is None:
         return None
     _, limit, source_id = best
-    inside = _satisfies(q.value, limit.value)  # type: ignore[arg-type]
+    inside = satisfies(q.value, limit.value)  # type: ignore[arg-type]
     return FactResult(fact, "matched" if inside else "mismatched", limit, limit.text, source_id)
 
 
@@ -172,12 +172,12 @@ def _name_parts(name: str) -> list[str]:
     return sorted({core[i:j] for i in range(len(core)) for j in range(i + 2, len(core) + 1)}, key=len, reverse=True)
 
 
-def _is_limit(q: object) -> bool:
+def is_limit(q: object) -> bool:
     return isinstance(q, Quantity) and ((q.low is not None and q.high is not None) or
                                         (q.comparator != "eq" and q.value is not None))
 
 
-def _satisfies(value: Decimal, limit: Quantity) -> bool:
+def satisfies(value: Decimal, limit: Quantity) -> bool:
     if limit.low is not None and limit.high is not None:
         return limit.low <= value <= limit.high
     assert limit.value is not None

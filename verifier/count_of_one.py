@@ -1,18 +1,42 @@
-"""Counts of one that hold nothing a source must show: "绑一张你自己名下的借记卡" says "a card", and
-"一年租金三百六十元" names the period of a price the source states as "年租金360元"."""
+"""Counts that hold nothing a source must show: "绑一张你自己名下的借记卡" says "a card",
+"一年租金三百六十元" names the period of a price the source states as "年租金360元", and "车辆押金和
+违章押金两笔钱" counts the claim's own list."""
 
 from __future__ import annotations
 
 import re
 
+from extractors import Claim
 from extractors.schema import Quantity
 from verifier.fact_result import FactResult
 
 
-def nothing_to_find(result: FactResult, results: list[FactResult]) -> bool:
-    """Whether a missing fact of the claim (`results`: all its facts' results) is a count of one
-    that holds nothing to find."""
-    return _article_one(result) or _names_the_price_period(result, results)
+def nothing_to_find(result: FactResult, results: list[FactResult], claim: Claim | None = None) -> bool:
+    """Whether a missing fact of the claim (`results`: all its facts' results) is a count that
+    holds nothing to find."""
+    return _article_one(result) or _names_the_price_period(result, results) \
+        or (claim is not None and _counts_own_list(result, claim))
+
+
+# "车辆押金和违章押金两笔钱", "现金、刷卡、扫码三种方式": items joined right before their count.
+_LIST_JOIN = re.compile(r"以及|和|与|與|及|跟|、")
+_CLAUSE_EDGE = re.compile(r"[，,；;：:。！？!?]")
+_COUNT_AFTER_LIST = re.compile(r"[两二三四五六2-6][笔筆种種项項样樣类類个個份]")
+
+
+def _counts_own_list(result: FactResult, claim: Claim) -> bool:
+    """Whether a missing count says how many items the claim lists right before it: the
+    count is the claim's own, and each item is checked by its words."""
+    fact, q = result.fact, result.fact.value
+    if (result.status != "missing" or fact.kind != "number" or not isinstance(q, Quantity) or q.value is None
+            or q.comparator != "eq" or q.currency or q.per or not _COUNT_AFTER_LIST.fullmatch(fact.text)):
+        return False
+    at = fact.start - claim.start
+    if claim.text[at:at + len(fact.text)] != fact.text:
+        return False
+    clause = _CLAUSE_EDGE.split(claim.text[:at])[-1]
+    items = [p for p in _LIST_JOIN.split(clause) if p.strip()]
+    return len(items) >= 2 and len(items) == int(q.value)
 
 
 # "绑一张你自己名下的借记卡", "培训过一次": a count of one said as an article, not a value to find.

@@ -18,6 +18,7 @@ from extractors.compare import compare_facts, other_side, same_dimension, same_s
 from extractors.qualifiers import is_negated
 from extractors.schema import DateValue
 from extractors.tokens import content_tokens
+from verifier.ages import asker_age
 from verifier.arithmetic import found_by_working
 from verifier.binding import bound_elsewhere, condition_elsewhere
 from verifier.candidates import Candidate
@@ -25,7 +26,7 @@ from verifier.comparison import as_compared_limit, asker_values, in_category
 from verifier.labels import swapped_label
 from verifier.fact_result import FactResult
 from verifier.count_of_one import nothing_to_find
-from verifier.periods import time_span, within_period
+from verifier.periods import paid_by_the_year, time_span, within_period
 from verifier.segment import Span
 from verifier.sides import bound_from_other_side
 from verifier.names import check_name, entity_clash, entity_displaced, named_only_beside_rival
@@ -68,8 +69,9 @@ def check_facts(claim: Claim, candidates: list[Candidate], *, min_relevance: flo
     if question:
         results = asker_values(results, question, claim)
     results = [in_category(r, claim, ranked) or r for r in results]
+    results = [asker_age(r, results, claim, ranked) or r for r in results]
     results = found_by_working(results, claim, earlier_answer, question)
-    results = [r for r in results if not nothing_to_find(r, results)]
+    results = [r for r in results if not nothing_to_find(r, results, claim)]
     if (swap := swapped_label(claim, ranked)) is not None:
         # (it replaces what the fact check said of the same name, if the tagger found it)
         results = [r for r in results if (r.fact.start, r.fact.end) != (swap.fact.start, swap.fact.end)]
@@ -130,7 +132,7 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
                    key=lambda o: o.value.value != fact.value.value)  # type: ignore[union-attr]
         agree = next((o for o, v in verdicts if v == "equal"), None) or next(iter(compatible), None) \
             or _unit_implied(fact, cand.span) or _one_each(fact, cand.span) or _edge_named(fact, same, claim) \
-            or time_span(fact, cand.span)
+            or time_span(fact, cand.span) or paid_by_the_year(fact, cand.span, claim)
         if (agree is not None and deferred is not None and cand.relevance < min_relevance and agree in compatible
                 and fact.value.comparator == "eq" != agree.value.comparator  # type: ignore[union-attr]
                 and deferred.evidence.value.per == fact.value.per):  # type: ignore[union-attr]

@@ -30,8 +30,10 @@ from extractors import Claim, Fact
 from extractors.qualifiers import clauses
 from extractors.text import normalise
 
-_SAYS_SO = re.compile(r"\b(?:previously|formerly|used to|no longer|until recently)\b|此前|以前|原为|原来|曾经|旧版|"
-                      r"上一版|不再"
+# (not "以前" closing a deadline: "活动前7日或以前取消", "3天以前")
+_NOT_DEADLINE = r"(?<!或)(?<![0-9〇零一二两三四五六七八九十][日天时時周週月])"
+_SAYS_SO = re.compile(r"\b(?:previously|formerly|used to|no longer|until recently)\b|此前|" + _NOT_DEADLINE + r"以前|原为|原来|曾经|旧版|"
+                      r"上一版|(?<![起后後])不再"  # (not "第3节课起不再退费": a rule from a point on)
                       # a sentence that opens on the season or year before ("Last season the Basic plan cost CA$519")
                       r"|^\W*(?:in |during )?last (?:season|year|summer|winter|spring|autumn|fall)\b|^\W*(?:去年|上一?季)",
                       re.IGNORECASE)
@@ -49,7 +51,7 @@ _EDITION_YEAR = re.compile(r"\b((?:19|20)\d\d)\s+(?:edition|version)\b|((?:19|20
 # Claims that speak of the past may rest on past sentences.
 _CLAIM_PAST = re.compile(r"\b(?:was|were|had|previously|formerly|used to|before|prior to|earlier|"
                          r"last (?:year|season|summer|winter|spring|autumn|fall)|ago|"
-                         r"up from|down from)\b|此前|以前|之前|原来|原为|曾|去年|上一|旧", re.IGNORECASE)
+                         r"up from|down from)\b|此前|" + _NOT_DEADLINE + r"以前|之前|原来|原为|曾|去年|上一|旧", re.IGNORECASE)
 
 
 def past_sentences(text: str, sentences: list[tuple[int, int]], dates: list[Fact],

@@ -91,3 +91,32 @@ def time_span(fact: Fact, span: Span) -> Fact | None:
             text = span.text[a.start - span.start : b.end - span.start]
             return fact.model_copy(update={"text": text, "start": a.start, "end": b.end, "context": ""})
     return None
+
+
+# Paying for a year: "pay for a year up front", "一年一缴"; and a span's word for paying by the year.
+_PAY_NEAR = re.compile(r"\b(?:pay|pays|paid|paying|billed|billing|prepay|prepaid)\b[\w\s]{0,12}$", re.IGNORECASE)
+_PAY_AFTER = re.compile(r"\s*(?:up ?front|in advance|in one go|一[缴繳付交])", re.IGNORECASE)
+_BY_THE_YEAR = re.compile(r"\b(?:annually|annual (?:plan|billing|payment|subscription)|billed yearly|yearly billing|"
+                          r"paid yearly|pay(?:ing)? yearly)\b|年缴|年繳|年付|按年(?:缴|繳|付|支付|计费|計費)|包年",
+                          re.IGNORECASE)
+
+
+def paid_by_the_year(fact: Fact, span: Span, claim: Claim | None) -> Fact | None:
+    """The span's word for paying by the year ("Paying annually", "年繳") when the claim pays
+    for one year ("pay for a year up front", "一年一繳"): the year is the billing period, not a
+    number the span must state. As one fact, or None."""
+    q = fact.value
+    if claim is None or fact.kind != "number" or getattr(q, "unit", None) != "year" or q.value != 1 \
+            or q.comparator != "eq":  # type: ignore[union-attr]
+        return None
+    at = fact.start - claim.start
+    if not 0 <= at <= len(claim.text) or claim.text[at:at + len(fact.text)] != fact.text:
+        return None
+    if not (_PAY_NEAR.search(claim.text[:at]) or _PAY_AFTER.match(claim.text[at + len(fact.text):])):
+        return None
+    m = _BY_THE_YEAR.search(span.text)
+    if m is None:
+        return None
+    return fact.model_copy(update={"text": m.group(0), "start": span.start + m.start(), "end": span.start + m.end(),
+                                   "context": ""})
+

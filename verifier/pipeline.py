@@ -79,6 +79,18 @@ class PreparedAnswer:
                               for whole in (text, sentence) for cut in [whole.replace(piece, "", 1)])
         return text, sentence
 
+    def only_sum(self, claim: Claim) -> bool:
+        return only_sum(claim, self.request)
+
+
+def only_sum(claim: Claim, request: VerifyRequest) -> bool:
+    """Whether the claim is nothing but a sum ("三台加起来440元", "平均每节三百二十元"): the model,
+    which cannot add, has nothing else to judge, and the claim's own words find no source."""
+    text = claim.text
+    for piece in working(claim, request.answer[: claim.start], request.question or ""):
+        text = text.replace(piece, "", 1)
+    return text != claim.text and len(_WORDLIKE.findall(text)) < _MIN_LEFT
+
 
 _WORDLIKE = re.compile(r"[A-Za-z]+|[\u4e00-\u9fff]|\d+")
 _MIN_LEFT = 4
@@ -185,7 +197,9 @@ class Verifier:
         timing["segment"] = _ms(t)
         t = time.perf_counter()
         index = SpanIndex(sources)
-        candidates = [index.candidates(c) for c in claims]
+        # A sum finds its sources by the words of its sentence, which name what it adds up.
+        candidates = [index.candidates(c, words_from=c.sentence if c.sentence and only_sum(c, request) else None)
+                      for c in claims]
         timing["candidates"] = _ms(t)
         timing["prepare"] = _ms(started)
         return PreparedAnswer(request, language, claims, sources, candidates, timing)
@@ -230,7 +244,7 @@ class Verifier:
                                 entities_of=entities_of, question=request.question or "",
                                 earlier_answer=request.answer[: claim.start])
             report = label_claim(claim_id, claim, scored, facts, self.thresholds, language, asker=asker,
-                                 has_sources=bool(prepared.sources))
+                                 has_sources=bool(prepared.sources), only_sum=prepared.only_sum(claim))
             found = claim_conflicts(claim_id, claim, scored, prepared.sources, self.thresholds)
             open_conflicts = unresolved(found)
             if open_conflicts and report.label == "supported":

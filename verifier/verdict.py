@@ -11,6 +11,7 @@ from extractors import Claim
 from extractors.text import match_key
 from extractors.tokens import content_tokens, token_recall
 from models.base import NLIScores
+from verifier.arithmetic import operands_stated
 from verifier.breadth import added_alternative, broadens, dropped_condition, group_value
 from verifier.candidates import Candidate
 from verifier.canonical import model_pair
@@ -62,9 +63,11 @@ def label_claim(
     language: str,
     has_sources: bool = True,
     asker: dict[str, set[str]] | None = None,
+    only_sum: bool = False,
 ) -> ClaimReport:
     """`asker`: qualifiers the question states about the asker (slot -> values), for claims
-    that leave them implicit ("我是个人用户……" then "退货前需要先申请授权码")."""
+    that leave them implicit ("我是个人用户……" then "退货前需要先申请授权码"). `only_sum`: the
+    claim is nothing but a value it works out ("三台加起来440元"), which the model cannot judge."""
     current = [s for s in scored if s.current and applies_to_asker(claim, s.candidate.span.text, asker)]
     # A span that shares almost no words with the claim cannot support it, whatever the model
     # says: small cross-encoders are overconfident on unrelated text in the same register.
@@ -86,6 +89,7 @@ def label_claim(
     verbatim, verbatim_reason = _verbatim(claim, grounded, thresholds), "supported_verbatim"
     if verbatim is None and not missing:
         verbatim, verbatim_reason = _anchored(claim, grounded, facts, thresholds), "supported_anchored"
+    summed = _sum_span(facts, current) if only_sum and not missing else None
     comparison = compared(claim, facts) if not missing else None
     limit_span = _limit_span(comparison, claim, current) if comparison else None
 
@@ -117,6 +121,10 @@ def label_claim(
         label, score, pinned = "supported", max(thresholds.support, verbatim.scores.entailment), verbatim
         reason = message(language, verbatim_reason, source=verbatim.candidate.span.source_id,
                          quote=quote(verbatim.candidate.span.text))
+    elif summed is not None:
+        label, score, pinned = "supported", max(thresholds.support, summed[0].scores.entailment), summed[0]
+        reason = message(language, "worked_out", how=summed[1], source=summed[0].candidate.span.source_id,
+                         quote=quote(summed[0].candidate.span.text))
     elif contra and contra.scores.contradiction >= thresholds.contradict:
         label, score = "contradicted", contra.scores.contradiction
         reason = message(language, "nli_contradiction", source=contra.candidate.span.source_id,
@@ -190,6 +198,19 @@ def _limit_span(comparison: Comparison, claim: Claim, current: list[ScoredCandid
                  if s.candidate.span.source_id == source_id and s.candidate.span.start <= ev.start
                  and ev.end <= s.candidate.span.end and s.candidate.span.sentences[0] == s.candidate.span.sentences[1]
                  and names_the_limit(comparison, claim, s.candidate.span.text)), None)
+
+
+def _sum_span(facts: list[FactResult], current: list[ScoredCandidate]) -> tuple[ScoredCandidate, str] | None:
+    """The span stating every amount the claim's sum is worked out from, and how it is worked
+    out ("每台120元 × 2 + 200元"), or None. (A claim that is only a sum shares too few words with
+    any span for its relevance to say anything: the amounts tie it to the span.)"""
+    sums = [f.evidence_text for f in facts if f.status == "matched" and f.source_id is None and f.evidence_text]
+    if not sums or any(f.status != "matched" for f in facts if f.fact.kind in ("number", "date")):
+        return None
+    for s in sorted(current, key=lambda s: -s.candidate.relevance):
+        if all(operands_stated(how, s.candidate.span.present_facts()) for how in sums):
+            return s, sums[0]
+    return None
 
 
 def _states_values(scored: ScoredCandidate, facts: list[FactResult]) -> bool:

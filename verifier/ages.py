@@ -1,0 +1,62 @@
+"""An asker's age ("your seven-year-old", "孩子8岁") found inside the age band a source gives
+for the claim's price or rule ("$48 for children aged 3 to 9", "for ages 8 to 13")."""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from extractors import Claim, Fact
+from extractors.schema import Quantity
+from verifier.candidates import Candidate
+from verifier.comparison import is_limit, satisfies
+from verifier.fact_result import FactResult
+
+_OLD_AFTER = re.compile(r"[- ](?:years?[- ])?olds?\b|-olds?\b", re.IGNORECASE)
+_AGE_WORD = re.compile(r"\bag(?:e|ed|es)\b|岁|歲|周岁|週歲", re.IGNORECASE)
+
+
+def asker_age(result: FactResult, results: Sequence[FactResult], claim: Claim,
+              ranked: Sequence[Candidate]) -> FactResult | None:
+    """The age band of the most relevant span that gives age bands, when it holds the claim's
+    missing age, or None. The claim's other values must sit beside that band in the span:
+    "$62 for your seven-year-old" is not found in "$62 for visitors aged 10 and over and $48 for
+    children aged 3 to 9", where another price stands between $62 and the band holding seven."""
+    fact, q = result.fact, result.fact.value
+    if (result.status != "missing" or fact.kind != "number" or not isinstance(q, Quantity) or q.unit != "year"
+            or q.comparator != "eq" or q.value is None):
+        return None
+    if not (_OLD_AFTER.match(claim.source_text, fact.end - claim.start) or fact.text.endswith(("岁", "歲"))):
+        return None
+    for cand in ranked:
+        span = cand.span
+        bands = [f for f in span.facts if f.kind == "number" and _is_age_band(f)]
+        if not bands:
+            continue
+        for band in bands:
+            if satisfies(q.value, band.value) and not _price_between(band, span.facts, fact, results):  # type: ignore[arg-type]
+                return FactResult(fact, "matched", band, band.text, span.source_id)
+        return None
+    return None
+
+
+def _is_age_band(f: Fact) -> bool:
+    q = f.value
+    return isinstance(q, Quantity) and is_limit(q) and (q.unit == "year" or q.unit is None
+                                                         and _AGE_WORD.search(f.context or "") is not None)
+
+
+def _price_between(band: Fact, span_facts: Sequence[Fact], age: Fact, results: Sequence[FactResult]) -> bool:
+    """Whether another price of the span stands between the band and the evidence of the price
+    the claim gives nearest the age."""
+    def is_price(f: Fact) -> bool:
+        return isinstance(f.value, Quantity) and bool(f.value.currency)
+
+    prices = [r for r in results if r.status == "matched" and r.evidence is not None and is_price(r.evidence)
+              and r.evidence in span_facts]
+    if not prices:
+        return False
+    ev = min(prices, key=lambda r: min(abs(r.fact.start - age.end), abs(age.start - r.fact.end))).evidence
+    assert ev is not None
+    lo, hi = (ev.end, band.start) if ev.end <= band.start else (band.end, ev.start)
+    return any(is_price(o) and o is not ev and lo <= o.start and o.end <= hi for o in span_facts)
