@@ -79,9 +79,6 @@ class PreparedAnswer:
                               for whole in (text, sentence) for cut in [whole.replace(piece, "", 1)])
         return text, sentence
 
-    def only_sum(self, claim: Claim) -> bool:
-        return only_sum(claim, self.request)
-
 
 def only_sum(claim: Claim, request: VerifyRequest) -> bool:
     """Whether the claim is nothing but a sum ("三台加起来440元", "平均每节三百二十元"): the model,
@@ -244,7 +241,7 @@ class Verifier:
                                 entities_of=entities_of, question=request.question or "",
                                 earlier_answer=request.answer[: claim.start])
             report = label_claim(claim_id, claim, scored, facts, self.thresholds, language, asker=asker,
-                                 has_sources=bool(prepared.sources), only_sum=prepared.only_sum(claim))
+                                 has_sources=bool(prepared.sources), only_sum=only_sum(claim, request))
             found = claim_conflicts(claim_id, claim, scored, prepared.sources, self.thresholds)
             open_conflicts = unresolved(found)
             if open_conflicts and report.label == "supported":
