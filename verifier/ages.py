@@ -13,7 +13,7 @@ from verifier.comparison import is_limit, satisfies
 from verifier.fact_result import FactResult
 
 _OLD_AFTER = re.compile(r"[- ](?:years?[- ])?olds?\b|-olds?\b", re.IGNORECASE)
-_AGE_WORD = re.compile(r"\bag(?:e|ed|es)\b|岁|歲|周岁|週歲", re.IGNORECASE)
+_AGE_WORD = re.compile(r"\bag(?:e|ed|es)\b|岁|歲", re.IGNORECASE)
 
 
 def asker_age(result: FactResult, results: Sequence[FactResult], claim: Claim,
