@@ -123,12 +123,13 @@ def operands_stated(how: str, stated: Sequence[Fact]) -> bool:
     """Whether every amount a sum is worked out from ("每台120元 × 2 + 200元") is one of the
     `stated` values (a source's): a right sum of wrong prices is still wrong. Bare counts are
     the asker's and need not be."""
-    amounts = [f for f in extract_numbers(how) if f.kind == "number" and _amount(f) is not None
-               and isinstance(f.value, Quantity) and (f.value.currency or f.value.unit)]
-    return bool(amounts) and all(
-        any(s.kind == "number" and isinstance(s.value, Quantity) and _same_kind(s, f) and _amount(s) is not None and _equal(_amount(s), _amount(f))
-            for s in stated)
-        for f in amounts)
+    def amounts(facts: Sequence[Fact]) -> list[tuple[Fact, Decimal]]:
+        return [(f, a) for f in facts if f.kind == "number" and isinstance(f.value, Quantity)
+                and (a := _amount(f)) is not None]
+
+    used = [(f, a) for f, a in amounts(extract_numbers(how)) if f.value.currency or f.value.unit]  # type: ignore[union-attr]
+    known = amounts(stated)
+    return bool(used) and all(any(_same_kind(s, f) and _equal(b, a) for s, b in known) for f, a in used)
 
 
 def working(claim: Claim, earlier: str = "", question: str = "") -> list[str]:

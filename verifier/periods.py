@@ -20,12 +20,19 @@ _STARTS_BEFORE = re.compile(r"(?:从|從|自|\b(?:starts?\s+(?:on\s+)?|begins?\s
 _STARTS_AFTER = re.compile(r"\s*(?:开始|開始|起)")
 
 
-def period_edge(fact: Fact, claim: Claim | None) -> str | None:
-    """"end" or "start" when the claim states its day as the end or start of a period."""
+def _offset_in(claim: Claim | None, fact: Fact) -> int | None:
+    """Where the fact stands in the claim's text, or None (a claim's text may carry a subject its
+    answer text lacks, and facts carry answer offsets)."""
     if claim is None:
         return None
     at = fact.start - claim.start
-    if not 0 <= at <= len(claim.text) or claim.text[at:at + len(fact.text)] != fact.text:
+    return at if 0 <= at <= len(claim.text) and claim.text[at:at + len(fact.text)] == fact.text else None
+
+
+def period_edge(fact: Fact, claim: Claim | None) -> str | None:
+    """"end" or "start" when the claim states its day as the end or start of a period."""
+    at = _offset_in(claim, fact)
+    if at is None:
         return None
     before, after = claim.text[:at], claim.text[at + len(fact.text):]
     if _ENDS_BEFORE.search(before) or _ENDS_AFTER.match(after):
@@ -106,11 +113,11 @@ def paid_by_the_year(fact: Fact, span: Span, claim: Claim | None) -> Fact | None
     for one year ("pay for a year up front", "一年一繳"): the year is the billing period, not a
     number the span must state. As one fact, or None."""
     q = fact.value
-    if claim is None or fact.kind != "number" or getattr(q, "unit", None) != "year" or q.value != 1 \
+    if fact.kind != "number" or getattr(q, "unit", None) != "year" or q.value != 1 \
             or q.comparator != "eq":  # type: ignore[union-attr]
         return None
-    at = fact.start - claim.start
-    if not 0 <= at <= len(claim.text) or claim.text[at:at + len(fact.text)] != fact.text:
+    at = _offset_in(claim, fact)
+    if at is None:
         return None
     if not (_PAY_NEAR.search(claim.text[:at]) or _PAY_AFTER.match(claim.text[at + len(fact.text):])):
         return None
@@ -119,4 +126,3 @@ def paid_by_the_year(fact: Fact, span: Span, claim: Claim | None) -> Fact | None
         return None
     return fact.model_copy(update={"text": m.group(0), "start": span.start + m.start(), "end": span.start + m.end(),
                                    "context": ""})
-

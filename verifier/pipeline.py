@@ -43,6 +43,7 @@ class PreparedAnswer:
     claims: list[Claim]
     sources: list[SegmentedSource]
     candidates: list[list[Candidate]]
+    workings: list[list[str]]  # per claim, the sums it works out (`verifier.arithmetic.working`)
     timing_ms: dict[str, float] = field(default_factory=dict)
     _pairs: list[Pair] | None = field(default=None, repr=False)
 
@@ -58,8 +59,8 @@ class PreparedAnswer:
         for claim in self.claims:
             if claim.sentence:
                 sentence_facts.setdefault(claim.sentence, {}).update({(f.start, f.end): f for f in claim.facts})
-        for claim, cands in zip(self.claims, self.candidates):
-            text, sentence = self._without_working(claim)
+        for claim, cands, pieces in zip(self.claims, self.candidates, self.workings):
+            text, sentence = _without_working(claim, pieces)
             for c in cands:
                 evidence, hypothesis = model_pair(c.span, text, claim.facts)
                 out.append((evidence, hypothesis))
@@ -69,22 +70,24 @@ class PreparedAnswer:
         self._pairs = out
         return out
 
-    def _without_working(self, claim: Claim) -> tuple[str, str]:
-        """The claim and its sentence as the model reads them: without the sums the fact check
-        works out (`verifier.arithmetic.working`)."""
-        text, sentence = claim.text, claim.sentence
-        for piece in working(claim, self.request.answer[: claim.start], self.request.question or ""):
-            # (a claim that is only the sum keeps it)
-            text, sentence = (cut if len(_WORDLIKE.findall(cut)) >= _MIN_LEFT else whole
-                              for whole in (text, sentence) for cut in [whole.replace(piece, "", 1)])
-        return text, sentence
+
+def _without_working(claim: Claim, pieces: list[str]) -> tuple[str, str]:
+    """The claim and its sentence as the model reads them: without the sums the fact check
+    works out (`pieces`, from `verifier.arithmetic.working`)."""
+    text, sentence = claim.text, claim.sentence
+    for piece in pieces:
+        # (a claim that is only the sum keeps it)
+        text, sentence = (cut if len(_WORDLIKE.findall(cut)) >= _MIN_LEFT else whole
+                          for whole in (text, sentence) for cut in [whole.replace(piece, "", 1)])
+    return text, sentence
 
 
-def only_sum(claim: Claim, request: VerifyRequest) -> bool:
-    """Whether the claim is nothing but a sum ("三台加起来440元", "平均每节三百二十元"): the model,
-    which cannot add, has nothing else to judge, and the claim's own words find no source."""
+def only_sum(claim: Claim, pieces: list[str]) -> bool:
+    """Whether the claim is nothing but the sums it works out (`pieces`): "三台加起来440元",
+    "平均每节三百二十元". The model, which cannot add, has nothing else to judge, and the claim's
+    own words find no source."""
     text = claim.text
-    for piece in working(claim, request.answer[: claim.start], request.question or ""):
+    for piece in pieces:
         text = text.replace(piece, "", 1)
     return text != claim.text and len(_WORDLIKE.findall(text)) < _MIN_LEFT
 
@@ -194,12 +197,13 @@ class Verifier:
         timing["segment"] = _ms(t)
         t = time.perf_counter()
         index = SpanIndex(sources)
+        workings = [working(c, request.answer[: c.start], request.question or "") for c in claims]
         # A sum finds its sources by the words of its sentence, which name what it adds up.
-        candidates = [index.candidates(c, words_from=c.sentence if c.sentence and only_sum(c, request) else None)
-                      for c in claims]
+        candidates = [index.candidates(c, words_from=c.sentence if c.sentence and only_sum(c, pieces) else None)
+                      for c, pieces in zip(claims, workings)]
         timing["candidates"] = _ms(t)
         timing["prepare"] = _ms(started)
-        return PreparedAnswer(request, language, claims, sources, candidates, timing)
+        return PreparedAnswer(request, language, claims, sources, candidates, workings, timing)
 
     def score(self, pair_lists: Sequence[Sequence[Pair]]) -> list[list[NLIScores]]:
         """One model call for the pairs of many answers; identical or cached pairs are scored once."""
@@ -241,7 +245,7 @@ class Verifier:
                                 entities_of=entities_of, question=request.question or "",
                                 earlier_answer=request.answer[: claim.start])
             report = label_claim(claim_id, claim, scored, facts, self.thresholds, language, asker=asker,
-                                 has_sources=bool(prepared.sources), only_sum=only_sum(claim, request))
+                                 has_sources=bool(prepared.sources), only_sum=only_sum(claim, prepared.workings[i]))
             found = claim_conflicts(claim_id, claim, scored, prepared.sources, self.thresholds)
             open_conflicts = unresolved(found)
             if open_conflicts and report.label == "supported":
