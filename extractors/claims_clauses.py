@@ -50,9 +50,10 @@ def _subject_of(verb: Token) -> Token | None:
         verb = verb.head
 
 
-def _en_prefix(doc: Doc, head: Token, verb: Token, offset: int, original: str) -> str | None:
+def _en_prefix(doc: Doc, head: Token, verb: Token, offset: int, original: str, start: int) -> str | None:
     """'' when `verb` has its own subject, the carried subject (+ aux), or None if none."""
-    if any(c.dep_ in _SUBJ for c in verb.children):
+    # (the parse may hang the clause's subject on its auxiliary: "and they'll re-dye ...")
+    if any(c.dep_ in _SUBJ for c in verb.children) or any(t.dep_ in _SUBJ for t in doc[start : verb.i]):
         return ""
     subj = _subject_of(head)
     if subj is None:
@@ -67,8 +68,9 @@ def _en_prefix(doc: Doc, head: Token, verb: Token, offset: int, original: str) -
 
 def en_parts(doc: Doc, offset: int, original: str) -> list[Part]:
     """Clause parts of one parsed English sentence; `offset` is the doc's start in the answer."""
-    # (cut, next_start, head, verb) in doc offsets; head/verb are None at a semicolon.
-    cuts: list[tuple[int, int, Token | None, Token | None]] = []
+    # (cut, next_start, head, verb, the clause's first token) in doc offsets; head/verb are None at
+    # a semicolon.
+    cuts: list[tuple[int, int, Token | None, Token | None, int]] = []
     for tok in doc:
         if tok.dep_ == "conj" and _is_verb(tok) and _is_verb(tok.head) and tok.head.i < tok.i:
             between = [c for c in tok.head.children if c.dep_ in ("cc", "punct") and c.i < tok.left_edge.i]
@@ -79,26 +81,26 @@ def en_parts(doc: Doc, offset: int, original: str) -> list[Part]:
                 first = doc[first.i - 1]
             # The clause starts right after the conjunction, whatever the parse hangs elsewhere:
             # "but won't be re-enrolled" keeps its "won't be re-".
-            cuts.append((first.idx, doc[conj.i + 1].idx, tok.head, tok))
+            cuts.append((first.idx, doc[conj.i + 1].idx, tok.head, tok, conj.i + 1))
         elif tok.dep_ == "advcl" and tok.head.i < tok.i and any(c.dep_ in _SUBJ for c in tok.children):
             # ", while" / "whereas" contrast two statements; a bare "while" is temporal.
             marks = [c for c in tok.children if c.dep_ == "mark" and c.lower_ in ("while", "whereas")]
             if marks and marks[0].i > 0 and (marks[0].lower_ == "whereas" or doc[marks[0].i - 1].text == ","):
                 comma = doc[marks[0].i - 1].text == ","
                 cut = doc[marks[0].i - 1].idx if comma else marks[0].idx
-                cuts.append((cut, marks[0].idx + len(marks[0].text), tok.head, tok))
+                cuts.append((cut, marks[0].idx + len(marks[0].text), tok.head, tok, marks[0].i + 1))
     for tok in doc:
         if tok.text == ";" and 0 < tok.i < len(doc) - 1:
-            cuts.append((tok.idx, tok.idx + 1, None, None))
+            cuts.append((tok.idx, tok.idx + 1, None, None, tok.i + 1))
     cuts.sort(key=lambda c: c[0])
     length = len(doc.text)
     parts: list[Part] = []
     start, prefix = 0, ""
-    for n, (cut, nxt, head, verb) in enumerate(cuts):
+    for n, (cut, nxt, head, verb, first_token) in enumerate(cuts):
         if cut <= start:
             continue
         following = cuts[n + 1][0] if n + 1 < len(cuts) else length
-        carry = "" if verb is None else _en_prefix(doc, head, verb, offset, original)
+        carry = "" if verb is None else _en_prefix(doc, head, verb, offset, original, first_token)
         if carry is None or not _checkable_en(doc, start, cut) or not _checkable_en(doc, nxt, following):
             continue
         parts.append(Part(offset + start, offset + cut, prefix))
@@ -159,7 +161,16 @@ def _checkable_zh(piece: _Piece, norm: str) -> bool:
     preds = [w for w in words if w[2] in _PREDICATE]
     if len(norm[piece.core : piece.end].strip()) < 3:
         return False
-    return bool(preds) and any(w[2] in _CONTENT for w in words) or _nominal_predicate(words, norm)
+    return bool(preds) and any(w[2] in _CONTENT for w in words) or _nominal_predicate(words, norm) \
+        or _price_of_previous(words, norm)
+
+
+# "运动按摩每次五十分钟，收费二百八十元": a price word and an amount say what the clause before costs.
+_PRICE_WORDS = frozenset({"收费", "价格", "售价", "票价", "价钱"})
+
+
+def _price_of_previous(words: list[tuple[int, int, str]], norm: str) -> bool:
+    return len(words) >= 2 and norm[words[0][0] : words[0][1]] in _PRICE_WORDS and words[1][2] == "m"
 
 
 def _nominal_predicate(words: list[tuple[int, int, str]], norm: str) -> bool:
@@ -182,7 +193,7 @@ def _verb_as_subject(words: list[tuple[int, int, str]], i: int, norm: str) -> bo
 
 def _own_subject(piece: _Piece, norm: str) -> bool:
     words = [w for w in piece.words if w[0] >= piece.core and w[2] not in ("TIME", "t")]
-    if not words:
+    if not words or _price_of_previous(words, norm):
         return False
     if words[0][2] in _NOMINAL or words[0][2] == "m" or _verb_as_subject(words, 0, norm):
         return True

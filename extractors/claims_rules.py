@@ -53,6 +53,8 @@ def patterns() -> dict[str, re.Pattern[str]]:
         ),
         "bullet": re.compile(r"\s*(?:[-*•·]\s+|\d{1,2}[.)]\s+|\d{1,2}、|[（(]\d{1,2}[)）]\s*|#{1,6}\s+|\*\*|__)"),
         "question": re.compile(r"[?]\s*$|吗\s*$"),
+        # A bare yes or no to the question ("要。", "可以。", "不用。"): the next sentence says what.
+        "reply": re.compile(r"^(?:不|没|唔|冇)?(?:需要|要|用|可以|可|能|会|行|是的?|对|有|得|使|系)(?:的|啊|呀|喔|哦)?[\s。.!！]*$"),
         "abbrev_end": re.compile(r"(?:\b[A-Za-z]\.[A-Za-z]|\b(?:Inc|Ltd|Co|Corp|etc|approx))\.$"),
         # Trailing text to drop from a claim span: terminal punctuation, markdown, spaces.
         "tail": re.compile(r"[\s.!。…:*_;；,，、]+$"),
@@ -137,6 +139,8 @@ def skip_reason(norm_sentence: str, has_fact: bool) -> str | None:
         return "question"
     if p["closing"].search(body):
         return "closing"
+    if p["reply"].match(body):
+        return "reply"
     if p["meta"].match(body) and (not has_fact or body.rstrip().endswith(":")):
         return "meta"
     if p["request"].match(body) and not has_fact:

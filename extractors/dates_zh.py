@@ -108,7 +108,7 @@ def _year_led(n: str) -> Iterator[Cand]:
 
 def _roc_led(n: str) -> Iterator[Cand]:
     for m in _ROC_LED.finditer(n):
-        if m["y3"] and not (m["m"] or m["u"] == "年度"):
+        if m["y3"] and not (m["m"] or m["u"] == "年度" or _roc_topic(n, m)):
             continue
         year = int(m["y"] or m["y3"]) + ROC_OFFSET
         month, day = zh_int(m["m"] or ""), zh_int(m["d"] or "")
@@ -117,6 +117,16 @@ def _roc_led(n: str) -> Iterator[Cand]:
             yield Cand(m.start(), end, "day" if day else "month", year=year, month=month, day=day)
         elif not m["m"]:
             yield Cand(m.start(), m.end(), "year", year=year)
+
+
+# "114年全票為新台幣180元": a recent ROC year opening a sentence as its topic (a count of years
+# there would read "114年以上", "100年老店", "120年歷史").
+_ROC_TOPIC_AFTER = re.compile(r"[\u4e00-\u9fff](?<![以内后前来历老多间左之起])")
+
+
+def _roc_topic(n: str, m: re.Match[str]) -> bool:
+    opens = m.start() == 0 or n[m.start() - 1] in "。；;！!？?\n"
+    return opens and 100 <= int(m["y3"]) <= 130 and m["u"] == "年" and _ROC_TOPIC_AFTER.match(n, m.end()) is not None
 
 
 def _month_day(n: str) -> Iterator[Cand]:
@@ -152,7 +162,8 @@ def _weekday_ranges(n: str) -> Iterator[Cand]:
 
 # "每周一至三次": one to three times a week.
 _COUNT_RANGE_AFTER = re.compile(r"[ ]*(?:至|到|-|~)[ ]*[一二三四五六七八九十两\d]+[ ]*[次个天日小时人元名项件倍周月年%成]")
-_WEEKDAY_ONE = re.compile(rf"{_WD_PREFIX}(?P<a>[一二三四五六日天])")
+# ("机场四周一定范围内": 四周 is "all around", and 一定 "certain")
+_WEEKDAY_ONE = re.compile(rf"(?<!四){_WD_PREFIX}(?P<a>[一二三四五六日天])(?!定)")
 
 
 # "周末" is Saturday and Sunday, "平日" Monday to Friday (text is normalised to Simplified).

@@ -280,6 +280,8 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
     last = right or left
     value, low, high = (None, _range_low(left, right), right.value) if right else (left.value, None, None)
     unit, currency = last.unit or left.unit, cur_prefix or last.currency or left.currency
+    if unit is None and currency is None and right is None:
+        unit = _dimension_unit(n, left.end, hi)  # "2.4 by 1.8 metres": the first side is in metres too
     end, per, comparator = last.end, None, None
     approx_word = bool(pre and pre.group("approx")) and not _yue_is_a_verb(n, pre.start("approx"))  # type: ignore[union-attr]
     approx = approx_word
@@ -324,6 +326,20 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
                  comparator=comparator or "eq", approximate=approx)
     return Fact(kind="number", text=text[span_start:end], start=span_start, end=end, value=q,
                 context=context_words(n, span_start, end, lo))
+
+
+_BY = re.compile(r"[ ]*(?:by|x|×|\*|乘)[ ]*\d+(?:\.\d+)?[ ]*", re.IGNORECASE)
+
+
+def _dimension_unit(n: str, end: int, hi: int) -> str | None:
+    """The unit of the second side of a size ("2.4 by 1.8 metres", "3×4米"), for the first."""
+    if (by := _BY.match(n, end, hi)) and (um := _patterns()["unit"].match(n, by.end(), hi)):
+        unit = UNITS[phrase_key(um.group("u"))]
+        return unit if unit in _LENGTHS else None
+    return None
+
+
+_LENGTHS = frozenset({"cm", "m", "km", "inch"})
 
 
 # (not "one and a half times": a multiplier the answer works with, verifier.arithmetic)

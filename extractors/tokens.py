@@ -25,6 +25,11 @@ _EN_STOP = frozenset(
 )
 _ZH_STOP = frozenset("的了是在和与及或也就都而且并把被对于为以其之个这那有")
 
+# Hong Kong answers are often Cantonese over written-Chinese sources ("揀特快" for "选特快服务"):
+# the common Cantonese words, in Simplified (text is folded first), read as their written forms.
+_CANTONESE = {"搞掂": "完成", "几多": "多少", "拣": "选"}
+_CANTONESE_WORD = re.compile("|".join(sorted(_CANTONESE, key=len, reverse=True)))
+
 
 def _stem(word: str) -> str:
     # A light suffix strip: enough for "refunds"/"refund", "policies"/"policy", "processed"/"process".
@@ -56,7 +61,7 @@ def clear_token_cache() -> None:
 def _content_tokens(text: str) -> tuple[str, ...]:
     # The verdict asks for the same claim's and span's tokens many times over.
     tokens: list[str] = []
-    for match in _WORD.finditer(normalise(text).lower()):
+    for match in _WORD.finditer(_CANTONESE_WORD.sub(lambda m: _CANTONESE[m.group()], normalise(text).lower())):
         piece = match.group()
         if piece[0] >= "\u3400":
             chars = [c for c in piece if c not in _ZH_STOP]

@@ -92,9 +92,24 @@ def test_a_day_after_a_time_goes_on_with_the_sentence(analyzer: Analyzer) -> Non
     ("这束花159元，不满199元，所以要付普通配送费15元。", ["这束花159元，不满199元，所以要付普通配送费15元"]),
     # A semicolon ends a step even when the next has no subject; 还是 ("still") is no "also".
     ("先重新登录刷新一下；还是没到的话，在客服中心提交订单截图。", ["先重新登录刷新一下", "还是没到的话，在客服中心提交订单截图"]),
+    # A price word and an amount say what the clause before costs.
+    ("运动按摩每次五十分钟，收费二百八十元；疗程卡还可以转给家人用。",
+     ["运动按摩每次五十分钟", "运动按摩收费二百八十元", "疗程卡还可以转给家人用"]),
+    # A bare yes or no is no claim: the next sentence says what.
+    ("要。在機場四周飛遙控無人機，必須事先申請核准。", ["在機場四周飛遙控無人機，必須事先申請核准"]),
+    ("可以。报名费是300元。", ["报名费是300元"]),
 ])
 def test_chinese_consequences_and_pointers_stay_with_their_clause(analyzer: Analyzer, answer, claims) -> None:
     assert [c.text for c in split_claims(answer, analyzer=analyzer)] == claims
+
+
+def test_a_clause_with_its_own_subject_carries_none(analyzer: Analyzer) -> None:
+    # (the parse hangs "they" on "'ll", not on the verb)
+    answer = "Resoles are guaranteed for half a year, and they'll re-dye the leather for free."
+    assert [c.text for c in split_claims(answer, analyzer=analyzer)] == [
+        "Resoles are guaranteed for half a year", "they'll re-dye the leather for free"]
+    assert [c.text for c in split_claims("Rent is due monthly, and can be paid online.", analyzer=analyzer)] == [
+        "Rent is due monthly", "Rent can be paid online"]
 
 
 def test_each_sentence_of_a_mixed_answer_gets_its_own_pipeline(analyzer: Analyzer) -> None:

@@ -116,6 +116,8 @@ def test_year_ranges(text, found):
     ("每周一次", []),
     ("周一至周五营业", [("周一至周五", "Mon-Fri")]),
     ("the Sun newspaper", []),
+    # 四周 ("all around") before 一定 ("certain")
+    ("在機場四周一定範圍內飛航", []),
 ])
 def test_single_weekdays(text, found):
     assert _found(text) == found
@@ -216,6 +218,10 @@ def test_offsets_round_trip_on_random_text(text):
     ("民國115年3月", [("民國115年3月", "2026-03")]),
     # A bare 100-199 before 年 with no month is a count of years, not a date.
     ("服務滿114年", []),
+    # ... unless a recent one opens a sentence as its topic
+    ("全票新台幣200元。114年全票為新台幣180元。", [("114年", "2025")]),
+    ("114年以上的老店", []),
+    ("本店有120年歷史。", []),
 ])
 def test_roc_years(text, found):
     assert _found(text) == found

@@ -963,3 +963,11 @@ def test_what_follows_after_that_is_the_rule_beyond_the_bound(lexical, answer, s
         "Repairs are free within 90 days; after that they are charged at cost."
     facts = lexical.verify(answer, [{"id": "S1", "text": text}]).claims[0].facts
     assert [f.status for f in facts] == [status]
+
+
+def test_cantonese_words_are_read_as_their_written_forms() -> None:
+    from extractors.tokens import token_recall
+
+    # 揀 is 選 ("choose"): the claim shares its words with the written-Chinese source.
+    assert token_recall("趕時間可以揀特快", "鞋踭及前掌可選特快服務") > token_recall("趕時間可以要特快", "鞋踭及前掌可選特快服務")
+    assert token_recall("維修要幾多錢", "維修要多少錢") == 1.0

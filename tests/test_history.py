@@ -45,6 +45,9 @@ PLAN = ("Quillnet Unlimited Plus plan sheet, effective 2026-02-01. Unlimited Plu
     ("包场须于预约时缴付500元订金，活动前7日或以前取消可全数退还订金。以前的订金为300元。", [False, True]),
     ("須於活動3天以前取消。", [False]),
     ("开课后前2节课结束前可申请退费；第3节课起不再退费。", [False]),
+    # A month without a year takes the year of an older sentence (extractors.dates) without being about it.
+    ("标准地块租金自2026年起为每年600元。2025年标准地块租金为每年520元。每年12月至次年2月停止供水。续租需在1月31日前缴清。",
+     [False, True, False, False]),
 ])
 def test_past_sentences(text, past):
     assert [s.past for s in segment_source(Source(id="S1", text=text)).sentences] == past

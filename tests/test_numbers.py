@@ -486,3 +486,13 @@ def test_one_a_share_of_a_group_or_a_count_of_things_after_a_bound_is_no_count(t
 def test_shares_back_every_day_of_the_week_and_guests(text, said, value, unit, per):
     (fact,) = [f for f in extract_numbers(text) if f.text == said]
     assert (fact.value.value, fact.value.unit, fact.value.per) == (Decimal(value), unit, per)
+
+
+@pytest.mark.parametrize("text, first", [
+    ("Sheds up to 2.4 by 1.8 metres need no approval", ("up to 2.4", "m", "le")),
+    ("一间3×4米的房间", ("3", "m", "eq")),
+    ("2 by 3 days", ("2", None, "eq")),  # only sizes: a count stays bare
+])
+def test_the_first_side_of_a_size_takes_the_unit_of_the_second(text, first):
+    fact = extract_numbers(text)[0]
+    assert (fact.text, fact.value.unit, fact.value.comparator) == first

@@ -142,6 +142,11 @@ def test_a_lone_chinese_numeral_reaches_the_model_as_written():
     ("You have two weeks to pay the deposit", "Pay the deposit within 14 days.",
      "You have within 14 days to pay the deposit"),
     ("錄取後一週內登記", "錄取生須於7天內登記", "錄取後7天內登記"),
+    ("交付以后半个月内可以免费修改", "交付后15天内可免费修改", "交付以后15天内可以免费修改"),
+    ("交付以后半个月内可以免费修改", "交付后10天内可免费修改", "交付以后半个月内可以免费修改"),
+    ("It takes one to one and a half months", "It takes 4 to 6 weeks.", "It takes 4 to 6 weeks"),
+    # (31 days fits a month, but is no usual way to write one: the model judges the words)
+    ("You can return it within a month", "Returns are accepted within 31 days.", "You can return it within a month"),
     ("Applications are due 15 January 2027", "The deadline is January 15, 2027.",
      "Applications are due January 15, 2027"),
     # Another value, or a limit the claim does not state, is left for the checks to judge.
@@ -305,6 +310,19 @@ def test_broadens(analyzer, answer, evidence, words):
     from verifier.breadth import broadens
 
     assert broadens(split_claims(answer, analyzer=analyzer)[0], evidence) == words
+
+
+def test_a_fee_the_claim_waives_and_the_source_charges_is_opposite(analyzer):
+    from extractors.claims import split_claims
+    from verifier.polarity import free_but_priced, polarity_clash
+
+    claim = split_claims("開演前一天退票不收手續費。", analyzer=analyzer)[0]
+    assert polarity_clash(claim, "開演前1天可退票，需酌收一成手續費；開演當天不得退票。")
+    assert not polarity_clash(claim, "開演前1天可退票，免收手續費。")
+    # a sentence that waives the fee too is no price against the claim
+    first = split_claims("每月前3次取现不收手续费。", analyzer=analyzer)[0]
+    assert not free_but_priced(first, "每月前3次取现免收手续费，之后每次收取2元手续费。")
+    assert free_but_priced(first, "每次取现收取2元手续费。")
 
 
 def test_a_chinese_permission_against_a_chinese_negation_is_opposite(analyzer):

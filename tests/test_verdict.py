@@ -185,14 +185,19 @@ def test_a_rule_stated_with_its_condition_stays_supported(analyzer, answer):
     assert _label(analyzer, answer, SHIPPING, scores=high).label == "supported"
 
 
-def test_a_month_against_days_is_neither_matched_nor_contradicted(analyzer):
+def test_a_month_is_found_in_the_days_a_calendar_month_holds(analyzer):
     text = "个人用户可在签收后30天内申请退货。企业客户的退货期限为14天。"
     report = _label(analyzer, "个人用户签收后一个月内可以退货。", text)
     (fact,) = [f for f in report.facts if f.kind == "number"]
-    # The 30 days is the slot's value, close to a month: not a match, and the 14 days of the
-    # next sentence does not count against the claim.
-    assert (fact.status, fact.evidence_text) == ("missing", "30天内")
+    # The 30 days is the slot's value, what a month holds; the 14 days of the next sentence
+    # does not count against the claim.
+    assert (fact.status, fact.evidence_text) == ("matched", "30天内")
     assert report.label != "contradicted"
+    half = _label(analyzer, "交付以后半个月内可以免费修改。", "交付后15天内可免费修改。")
+    assert [(f.status, f.evidence_text) for f in half.facts if f.kind == "number"] == [("matched", "15天内")]
+    # ... but not days a month cannot hold
+    short = _label(analyzer, "个人用户签收后一个月内可以退货。", "个人用户可在签收后14天内申请退货。")
+    assert [f.status for f in short.facts if f.kind == "number"] == ["mismatched"]
 
 
 def test_all_where_the_evidence_caps_it_is_partial(analyzer):
@@ -282,15 +287,15 @@ def _window_label(analyzer, answer: str, text: str, word: str, sentence: NLIScor
 
 
 @pytest.mark.parametrize("sentence, label", [
-    # The sentence alone supports the claim but for a value it gives only roughly (15 days for half
-    # a month): partial, as the window's contradiction comes from its neighbours.
+    # The sentence alone supports the claim but for a value it does not give (the £20): partial,
+    # as the window's contradiction comes from its neighbours.
     (NLIScores(entailment=0.9, neutral=0.05, contradiction=0.05), "partial"),
     # The sentence alone supports nothing: the window's contradiction stands.
     (NLIScores(entailment=0.1, neutral=0.8, contradiction=0.1), "contradicted"),
 ])
 def test_a_window_does_not_contradict_what_its_own_sentence_supports(analyzer, sentence, label):
     window = NLIScores(entailment=0.02, neutral=0.0, contradiction=0.98)  # the model: windows contradict
-    assert _window_label(analyzer, "You must give notice in the app half a month before moving out.", MOVING_OUT,
+    assert _window_label(analyzer, "You must give notice in the app 15 days before moving out and pay a £20 fee.", MOVING_OUT,
                          "notice", sentence, window) == label
 
 

@@ -7,7 +7,8 @@ pair reaches the model. Reports keep the original text.
 
 `claim_for_span` goes one step further for a given evidence span: a claim's number or date
 that the span states with the same value in other words ("two weeks" / "within 14 days",
-"一週內" / "7天內", "15 January 2027" / "January 15, 2027") is written as the span writes it.
+"一週內" / "7天內", "半个月内" / "15天内", "15 January 2027" / "January 15, 2027") is written as the
+span writes it.
 The fact check has already proved the values equal; the model should judge the rest of the
 claim, not the wording of a value.
 """
@@ -15,6 +16,7 @@ claim, not the wording of a value.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from functools import lru_cache
 from typing import TYPE_CHECKING, Iterable
 
@@ -125,8 +127,23 @@ def model_pair(span: Span, claim_text: str, claim_facts: Iterable[Fact]) -> tupl
     return evidence, claim_for_span(claim_text, claim_facts, span.facts, span.text)
 
 
+# How many days or weeks people write for one month or year.
+_USUAL = {("month", "day"): Decimal(30), ("month", "week"): Decimal(4), ("year", "day"): Decimal(365),
+          ("year", "week"): Decimal(52)}
+
+
+def _usual_count(months: Quantity, time: Quantity) -> bool:
+    per = _USUAL.get((months.unit or "", time.unit or ""))
+    ends = [(months.value, time.value), (months.low, time.low), (months.high, time.high)]
+    return per is not None and months.comparator == time.comparator and all(
+        (x is None) == (y is None) and (x is None or x * per == y) for x, y in ends)  # type: ignore[operator]
+
+
 def _same_value(a: Fact, b: Fact) -> bool:
     verdict = compare_facts(a, b)
+    if verdict == "close":
+        # "半个月内" / "15天内", "a month" / "4 weeks": the usual count of days or weeks for it
+        return _usual_count(a.value, b.value) or _usual_count(b.value, a.value)  # type: ignore[arg-type]
     if verdict != "compatible" or a.kind != "number":
         return verdict == "equal"
     # "two weeks" against "within 14 days": one side a plain value, the other "within" it.

@@ -152,11 +152,11 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
             return FactResult(fact, "matched", agree, agree.text, cand.span.source_id)
         if cand.relevance < min_relevance:
             continue
-        # A "close" value (1 month against 30 days) neither confirms nor contradicts: the slot
-        # is found, so no later span's other value counts against the claim.
+        # A "close" value (1 month against 30 days, 半个月 against 15天) says the same in a calendar's
+        # words: what people mean by either, as every hand-labelled case reads it.
         close = next((o for o, v in verdicts if v == "close" and same_slot(fact, o)), None)
         if close is not None and deferred is None:
-            return FactResult(fact, "missing", close, close.text, cand.span.source_id)
+            return FactResult(fact, "matched", close, close.text, cand.span.source_id)
         # The claim may state the other side's rule itself ("……以上，否则扣一半" / "不足……收取50%").
         if claim is not None and (flip := bound_from_other_side(
                 fact, [o for o, v in verdicts if v == "different"], cand.span, claim)) is not None:

@@ -68,12 +68,12 @@ def past_sentences(text: str, sentences: list[tuple[int, int]], dates: list[Fact
         inside = dates[bisect_left(starts, start):bisect_left(starts, end)]
         before = any(_BEFORE.search(text[start:d.start]) for d in inside)
         stated = [d.value.year_to or d.value.year for d in inside  # type: ignore[union-attr]
-                  if d.value.year is not None and not _BASELINE.search(text[start:d.start])]
+                  if _names_year(d) and not _BASELINE.search(text[start:d.start])]
         stated += [int(m.group(1) or m.group(2)) for m in _EDITION_YEAR.finditer(sentence)]
         older = newest is not None and any(year < newest for year in stated)
         # "2025年12月31日前获得的积分": before an older date, in Chinese, which has no tense.
         before_older_zh = newest is not None and any(
-            _BEFORE_ZH.match(text, d.end) and (d.value.year or newest) < newest for d in inside)  # type: ignore[union-attr]
+            _BEFORE_ZH.match(text, d.end) and _names_year(d) and d.value.year < newest for d in inside)  # type: ignore[union-attr]
         # "2025年报名费为每科150元": an older year as the topic of a Chinese sentence, unless it starts a rule.
         older_topic_zh = newest is not None and max(stated, default=newest) < newest and any(
             d.start - start <= 2 and _ZH_TOPIC_YEAR.match(text, d.end) for d in inside)
@@ -87,6 +87,14 @@ def past_sentences(text: str, sentences: list[tuple[int, int]], dates: list[Fact
             out.add(i)
     return out
 
+
+def _names_year(date: Fact) -> bool:
+    """Whether a date states its year itself: "12月" in a page that mentions 2025 elsewhere takes
+    that year (extractors.dates) without saying it is about 2025."""
+    return date.value.year is not None and _YEAR_WORD.search(date.text) is not None  # type: ignore[union-attr]
+
+
+_YEAR_WORD = re.compile(r"\d{4}|年|\byears?\b|'\d\d\b", re.IGNORECASE)
 
 _EN_TOPIC_YEAR = re.compile(r"\W*(?:in|during)\s+(?:(?:the\s+)?(?:fiscal|financial|calendar)\s+year\s+)?", re.IGNORECASE)
 

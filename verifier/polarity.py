@@ -116,6 +116,9 @@ _GIFT_ITEM = re.compile(r"(?:赠送|贈送|附赠|附贈)(?:[一二两兩三四�
                         r"|\b(?:free|complimentary)\s+((?:[a-z-]+\s+)?[a-z-]{3,})"
                         r"|\b((?:[a-z-]+\s+)?[a-z-]{3,})\s+(?:is|are)\s+(?:free|complimentary)\b", re.IGNORECASE)
 _FREED_ITEM = re.compile(r"([\u4e00-\u9fff]{2,3})(?:全免|免费|免費|免收)")
+# "退票不收手續費": a fee the claim waives, named after the waiving word.
+_WAIVED_FEE = re.compile(r"(?:不收取?|免收|无需支付|不用付|唔使俾|唔收)([\u4e00-\u9fff]{1,3}费)")
+_FREE_OF_FEE = re.compile(r"免[\u4e00-\u9fff]{0,3}费|不另收|不加收|包含在内|已含")
 _ITEM_SHARE = 0.6
 _FULL_STOP = re.compile(r"(?<=[。！？!?])|(?<=\.)\s")
 
@@ -127,12 +130,30 @@ def free_but_priced(claim: Claim, span_text: str) -> bool:
         return False  # "free over $50" states a price of its own
     text = normalise(claim.text)
     items = [g for m in (*_GIFT_ITEM.finditer(text), *_FREED_ITEM.finditer(text)) for g in m.groups() if g]
-    for sentence in _FULL_STOP.split(span_text) if items else ():  # (not at ";": "…$5 per hour; members park free")
-        if (not _FREE.search(sentence) and any(token_recall(item, sentence) >= _ITEM_SHARE for item in items)
+    fees = [m.group(1) for m in _WAIVED_FEE.finditer(text)]
+    for sentence in _FULL_STOP.split(span_text) if items or fees else ():  # (not at ";": "…$5 per hour; members park free")
+        if _FREE.search(sentence) or _WAIVED_FEE.search(normalise(sentence)) or _FREE_OF_FEE.search(normalise(sentence)):
+            continue
+        if any(token_recall(item, sentence) >= _ITEM_SHARE for item in items) \
                 and any(f.kind == "number" and f.value.currency and (f.value.value or 0) > 0  # type: ignore[union-attr]
-                        for f in extract_numbers(sentence))):
+                        for f in extract_numbers(sentence)):
+            return True
+        if fees and any(_charged(clause, fees) for clause in _CLAUSE.split(normalise(sentence))):
             return True
     return False
+
+
+_CLAUSE = re.compile(r"[，,；;]")
+# A clause with a condition of its own ("超过3次每次收2元手续费") charges only on that side.
+_CONDITION = re.compile(r"满|超过|超出|以上|以下|以后|之后|后|起|如|若")
+
+
+def _charged(clause: str, fees: list[str]) -> bool:
+    """"需酌收一成手續費": the clause charges the fee, as a price or as a share, unconditionally."""
+    if _CONDITION.search(clause) or not any(normalise(fee) in clause for fee in fees) or "收" not in clause:
+        return False
+    return any((f.value.currency or f.value.unit == "percent") and (f.value.value or 0) > 0  # type: ignore[union-attr]
+               for f in extract_numbers(clause))
 
 
 # Bigrams of a short Chinese claim mostly straddle its dropped function words ("岛得", "得送" in
