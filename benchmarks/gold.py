@@ -166,6 +166,8 @@ GOLD_SETS = {
     "decision_p": ("decision_gold_p.jsonl", decision_metrics),
     "engine_q": ("engine_gold_q.jsonl", claim_metrics),
     "decision_q": ("decision_gold_q.jsonl", decision_metrics),
+    "engine_r": ("engine_gold_r.jsonl", claim_metrics),
+    "decision_r": ("decision_gold_r.jsonl", decision_metrics),
 }
 
 

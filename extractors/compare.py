@@ -6,8 +6,8 @@ Rules for numbers (documented here because the fact-check step depends on them):
   ``business_day`` vs ``day`` share a slot but do not convert: equal numbers are only
   "compatible", anything else "different". Months and years do not convert to days or weeks
   either: when the days fit that many calendar months (28-31 days each; a year 360-372) the two
-  are "close" (``30 days`` / ``1 month``, ``180天`` / ``半年``): neither a match, since tolerance
-  is formats and approximations only, nor a contradiction.
+  are "close" (``30 days`` / ``1 month``, ``180天`` / ``半年``), which the fact check counts as
+  found (every hand-labelled case reads them as one value) and never as a contradiction.
 - ``equal``: same comparator and same value or range after unit conversion (approximation
   flags ignored), and no side states a currency, unit or rate the other lacks (then at most
   "compatible").

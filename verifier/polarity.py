@@ -132,13 +132,14 @@ def free_but_priced(claim: Claim, span_text: str) -> bool:
     items = [g for m in (*_GIFT_ITEM.finditer(text), *_FREED_ITEM.finditer(text)) for g in m.groups() if g]
     fees = [m.group(1) for m in _WAIVED_FEE.finditer(text)]
     for sentence in _FULL_STOP.split(span_text) if items or fees else ():  # (not at ";": "…$5 per hour; members park free")
-        if _FREE.search(sentence) or _WAIVED_FEE.search(normalise(sentence)) or _FREE_OF_FEE.search(normalise(sentence)):
+        plain = normalise(sentence)
+        if _FREE.search(sentence) or _WAIVED_FEE.search(plain) or _FREE_OF_FEE.search(plain):
             continue
         if any(token_recall(item, sentence) >= _ITEM_SHARE for item in items) \
                 and any(f.kind == "number" and f.value.currency and (f.value.value or 0) > 0  # type: ignore[union-attr]
                         for f in extract_numbers(sentence)):
             return True
-        if fees and any(_charged(clause, fees) for clause in _CLAUSE.split(normalise(sentence))):
+        if fees and any(_charged(clause, fees) for clause in _CLAUSE.split(plain)):
             return True
     return False
 
@@ -149,8 +150,9 @@ _CONDITION = re.compile(r"满|超过|超出|以上|以下|以后|之后|后|起|
 
 
 def _charged(clause: str, fees: list[str]) -> bool:
-    """"需酌收一成手續費": the clause charges the fee, as a price or as a share, unconditionally."""
-    if _CONDITION.search(clause) or not any(normalise(fee) in clause for fee in fees) or "收" not in clause:
+    """"需酌收一成手續費": the clause charges the fee, as a price or as a share, unconditionally
+    (`clause` and `fees` normalised)."""
+    if _CONDITION.search(clause) or not any(fee in clause for fee in fees) or "收" not in clause:
         return False
     return any((f.value.currency or f.value.unit == "percent") and (f.value.value or 0) > 0  # type: ignore[union-attr]
                for f in extract_numbers(clause))
