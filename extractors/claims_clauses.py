@@ -50,10 +50,11 @@ def _subject_of(verb: Token) -> Token | None:
         verb = verb.head
 
 
-def _en_prefix(doc: Doc, head: Token, verb: Token, offset: int, original: str, start: int) -> str | None:
-    """'' when `verb` has its own subject, the carried subject (+ aux), or None if none."""
+def _en_prefix(doc: Doc, head: Token, verb: Token, offset: int, original: str, first_token: int) -> str | None:
+    """'' when `verb` has its own subject, the carried subject (+ aux), or None if none.
+    `first_token`: the index of the clause's first token."""
     # (the parse may hang the clause's subject on its auxiliary: "and they'll re-dye ...")
-    if any(c.dep_ in _SUBJ for c in verb.children) or any(t.dep_ in _SUBJ for t in doc[start : verb.i]):
+    if any(c.dep_ in _SUBJ for c in verb.children) or any(t.dep_ in _SUBJ for t in doc[first_token : verb.i]):
         return ""
     subj = _subject_of(head)
     if subj is None:

@@ -329,6 +329,7 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
 
 
 _BY = re.compile(r"[ ]*(?:by|x|×|\*|乘)[ ]*\d+(?:\.\d+)?[ ]*", re.IGNORECASE)
+_LENGTHS = frozenset({"cm", "m", "km", "inch"})
 
 
 def _dimension_unit(n: str, end: int, hi: int) -> str | None:
@@ -337,9 +338,6 @@ def _dimension_unit(n: str, end: int, hi: int) -> str | None:
         unit = UNITS[phrase_key(um.group("u"))]
         return unit if unit in _LENGTHS else None
     return None
-
-
-_LENGTHS = frozenset({"cm", "m", "km", "inch"})
 
 
 # (not "one and a half times": a multiplier the answer works with, verifier.arithmetic)
