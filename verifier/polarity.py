@@ -139,12 +139,11 @@ def free_but_priced(claim: Claim, span_text: str) -> bool:
                 and any(f.kind == "number" and f.value.currency and (f.value.value or 0) > 0  # type: ignore[union-attr]
                         for f in extract_numbers(sentence)):
             return True
-        if fees and any(_charged(clause, fees) for clause in _CLAUSE.split(plain)):
+        if fees and any(_charged(plain[a:b], fees) for a, b in clauses(plain)):
             return True
     return False
 
 
-_CLAUSE = re.compile(r"[，,；;]")
 # A clause with a condition of its own ("超过3次每次收2元手续费") charges only on that side.
 _CONDITION = re.compile(r"满|超过|超出|以上|以下|以后|之后|后|起|如|若")
 
