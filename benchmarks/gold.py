@@ -168,6 +168,8 @@ GOLD_SETS = {
     "decision_q": ("decision_gold_q.jsonl", decision_metrics),
     "engine_r": ("engine_gold_r.jsonl", claim_metrics),
     "decision_r": ("decision_gold_r.jsonl", decision_metrics),
+    "engine_s": ("engine_gold_s.jsonl", claim_metrics),
+    "decision_s": ("decision_gold_s.jsonl", decision_metrics),
 }
 
 

@@ -259,6 +259,16 @@ def _zh_subject(piece: _Piece, norm: str, original: str) -> tuple[str, str]:
     return subject, ""
 
 
+_AGE_END = re.compile(r"(?:[0-9]{1,3}|[一二两三四五六七八九十]{1,3})(?:周)?岁(?:半|了)?" + _END)
+
+
+def _age_premise(piece: _Piece, norm: str) -> bool:
+    """"您母亲62岁，可以打九折": a person's age with no verb of its own is the condition the next
+    clause answers, not a claim about the sources ("适合6至11岁" has its verb and stays a rule)."""
+    return _AGE_END.search(norm, piece.core, piece.end) is not None \
+        and not any(t in _PREDICATE for _, _, t in piece.words)
+
+
 def zh_parts(doc: Doc, offset: int, norm: str, original: str) -> list[Part]:
     """Clause parts of one Chinese (or mostly Chinese) sentence at `offset` in the answer."""
     p = _zh_patterns()
@@ -282,7 +292,7 @@ def zh_parts(doc: Doc, offset: int, norm: str, original: str) -> list[Part]:
             groups[-1].append(piece)
             continue
         pending.append(piece)
-        if _checkable_zh(piece, norm) and not p["subordinate"].search(text):
+        if _checkable_zh(piece, norm) and not p["subordinate"].search(text) and not _age_premise(piece, norm):
             groups.append(pending)
             pending = []
     if pending:
@@ -294,10 +304,15 @@ def zh_parts(doc: Doc, offset: int, norm: str, original: str) -> list[Part]:
     subject, modal = "", ""
     for group in groups:
         # The main clause, not a leading "如果……" piece, gives the group its subject.
-        core = next((g for g in group if _checkable_zh(g, norm) and not p["subordinate"].search(norm[g.core:g.end])),
+        core = next((g for g in group if _checkable_zh(g, norm) and not p["subordinate"].search(norm[g.core:g.end])
+                     and not _age_premise(g, norm)),
                     next((g for g in group if _checkable_zh(g, norm)), group[-1]))
         prefix = ""
-        if parts and not _own_subject(core, norm):
+        # ("您母亲62岁，可以打九折": the premise names whom the clause is about)
+        premise = group[0] if _age_premise(group[0], norm) and _own_subject(group[0], norm) else None
+        if premise is not None:
+            subject, modal = _zh_subject(premise, norm, original)
+        elif parts and not _own_subject(core, norm):
             # (a semicolon ends a step: "先重新登录刷新一下；还是没到的话，在客服中心提交截图" is two)
             if not subject and norm[group[0].start - 1 : group[0].start] not in (";", "；"):
                 parts[-1] = Part(parts[-1].start, group[-1].end, parts[-1].prefix)
@@ -305,7 +320,7 @@ def zh_parts(doc: Doc, offset: int, norm: str, original: str) -> list[Part]:
             # A modal or negation near the start of the clause replaces the carried one.
             own_modal = any(p["own_modal"].match(norm, i, core.end) for i in range(core.core, min(core.core + 4, core.end)))
             prefix = subject if own_modal else subject + modal
-        if _own_subject(core, norm) or not parts:
+        if premise is None and (_own_subject(core, norm) or not parts):
             subject, modal = _zh_subject(core, norm, original)
         start = group[0].core if parts else group[0].start
         if parts and p["also"].fullmatch(norm, group[0].start, group[0].core) and norm.startswith(_MODALS_AFTER_ALSO, start):

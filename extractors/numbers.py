@@ -303,7 +303,7 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
     if right and (between_end := p["range_end"].match(n, end, hi)):
         end = between_end.end()
     bare = unit is None and currency is None and comparator is None and per is None and not approx
-    if left.chinese and not (unit or currency or per) and not (m.group("enw") and (cm or pre and pre.group("cmp") and left.value != 1
+    if left.chinese and not (unit or currency or per) and not _COLLOQUIAL_AMOUNT.fullmatch(left.raw) and not (m.group("enw") and (cm or pre and pre.group("cmp") and left.value != 1
                                                                       and _NOTHING_AFTER.match(n, end, hi))):
         # 统一, 十分, 千万 / "one of", "no one": number words need a unit to count, or, in English,
         # a bound ("three or more", "at least seventeen")
@@ -326,6 +326,11 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
                  comparator=comparator or "eq", approximate=approx)
     return Fact(kind="number", text=text[span_start:end], start=span_start, end=end, value=q,
                 context=context_words(n, span_start, end, lo))
+
+
+# "三万五", "一千五": a count of 万 or 千 with a trailing digit is how an amount is said aloud,
+# never a word like 统一 or 千万 (the numerals parser reads it: 三万五 = 35000).
+_COLLOQUIAL_AMOUNT = re.compile(r"[一二两三四五六七八九十]{1,2}[万千][一二两三四五六七八九]")
 
 
 _BY = re.compile(r"[ ]*(?:by|x|×|\*|乘)[ ]*\d+(?:\.\d+)?[ ]*", re.IGNORECASE)

@@ -90,7 +90,7 @@ UNITS = _expand(
 PER_WORDS = _expand(
     {
         "night": ("night", "间夜", "晚", "夜"),
-        "person": ("person", "head", "employee", "人", "位"),
+        "person": ("person", "head", "employee", "trainee", "participant", "attendee", "delegate", "人", "位"),
         "month": ("month", "mo", "月"),
         "year": ("year", "annum", "yr", "年"),
         "day": ("day", "天", "日"),

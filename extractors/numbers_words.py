@@ -15,7 +15,7 @@ from extractors.schema import Fact, Quantity
 def mentions_values_in_words(text: str) -> bool:
     """Whether `text` may hold a value said only in words (a quick check before a full scan)."""
     return bool(_RELATIVE_DAY.search(text) or _TIMES_WORD.search(text) or _A_UNIT.search(text) or _YEAR_TERM.search(text)
-                or _LASTS_A_UNIT.search(text) or _A_UNITS_WORTH.search(text) or _FRACTION.search(text)
+                or _LASTS_A_UNIT.search(text) or _A_UNIT_AHEAD.search(text) or _A_UNITS_WORTH.search(text) or _FRACTION.search(text)
                 or _EVERY_DAY_OF_WEEK.search(text))
 
 
@@ -42,9 +42,12 @@ _A_UNIT = re.compile(r"\b(?:(?P<c>at least|at most|within|up to|no more than|no 
                      r"fortnight|month|year))(?!\s+and\s+a\s+half)"
                      r"|(?:(?P<c2>at least|at most|within|up to|no more than|no less than|no later than|more than|"
                      r"less than|under)\s+)?(?P<part>half an hour|a quarter of an hour|an hour and a half|half a day|"
+                     r"half[- ]hour|three[- ]quarters? of an hour|three[- ]quarter[- ]hour|quarter[- ]hour|"
                      r"a year and a half|half a year|half a month))\b",
                      re.IGNORECASE)
 _PARTS = {"half an hour": (30, "minute"), "a quarter of an hour": (15, "minute"), "an hour and a half": (90, "minute"),
+          "half hour": (30, "minute"), "quarter hour": (15, "minute"), "three quarter hour": (45, "minute"),
+          "three quarters of an hour": (45, "minute"), "three quarter of an hour": (45, "minute"),
           "half a day": (12, "hour"), "a year and a half": (18, "month"), "half a year": (6, "month"),
           "half a month": (Decimal("0.5"), "month")}
 _A_UNIT_CMP = {"no later than": "le", "for": "eq"}
@@ -54,6 +57,9 @@ _LASTS_A_UNIT = re.compile(r"\b(?:lasts?|lasting|valid for|good for|takes?|takin
                            r"(?P<d>(?:a|an|one)\s+(?P<u>hour|day|business day|working day|week|fortnight|month|year))\b"
                            r"(?!\s+and\s+a\s+half)",
                            re.IGNORECASE)
+# "booked a day in advance", "a week ahead": one unit of time, as a notice period.
+_A_UNIT_AHEAD = re.compile(r"\b(?<!half )(?P<d>(?:a|an|one)\s+(?P<u>hour|day|business day|working day|week|fortnight|month))"
+                           r"\s+(?:in advance|ahead|beforehand)\b", re.IGNORECASE)
 # "a day's notice", "a month's rent": one unit of time, as what something is worth.
 _A_UNITS_WORTH = re.compile(r"\b(?P<d>(?:a|an|one)\s+(?P<u>hour|day|week|fortnight|month|year))['’]s\s+"
                             r"(?:notice|warning|rent|pay|salary|wages)\b", re.IGNORECASE)
@@ -79,7 +85,7 @@ def values_in_words(text: str, n: str, facts: list[Fact], blocked: list[tuple[in
                                   unit="business_day" if business else "day")))
     for m in _A_UNIT.finditer(n):
         if m.group("part"):
-            (amount, unit), word = _PARTS[phrase_key(m.group("part"))], phrase_key(m.group("c2") or "")
+            (amount, unit), word = _PARTS[phrase_key(m.group("part").replace("-", " "))], phrase_key(m.group("c2") or "")
             value = Decimal(amount)
         else:
             word, (value, unit) = phrase_key(m.group("c")), _one(m.group("u"))
@@ -114,7 +120,7 @@ def values_in_words(text: str, n: str, facts: list[Fact], blocked: list[tuple[in
         value, unit = _one(m.group("u"))
         spans.append((m.start("d"), m.end("d"), Quantity(value=value, unit=unit)))
     spans += [(m.start(), m.end(), q) for m, q in found]
-    for m in _A_UNITS_WORTH.finditer(n):  # (after "at least a week", which holds it)
+    for m in (*_A_UNITS_WORTH.finditer(n), *_A_UNIT_AHEAD.finditer(n)):  # (after "at least a week", which holds it)
         value, unit = _one(m.group("u"))
         spans.append((m.start("d"), m.end("d"), Quantity(value=value, unit=unit)))
     out = []

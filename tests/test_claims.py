@@ -179,3 +179,9 @@ def test_a_clause_led_by_a_time_word_of_dang_is_not_subordinate(analyzer: Analyz
 ])
 def test_value_leads_and_if_clauses(analyzer: Analyzer, text: str, expected: list[str]) -> None:
     assert [c.text for c in split_claims(text, analyzer=analyzer)] == expected
+
+
+def test_an_age_without_a_verb_is_the_condition_of_the_next_clause(analyzer):
+    claims = [c.text for c in split_claims("基础套餐598元，您母亲62岁，可以打九折。萌芽线适合六到十一岁的孩子，大人要全程看护。",
+                                           analyzer=analyzer)]
+    assert claims == ["基础套餐598元", "您母亲62岁，可以打九折", "萌芽线适合六到十一岁的孩子", "大人要全程看护"]

@@ -108,3 +108,36 @@ def test_two_sources_the_claim_shares_few_words_with_still_conflict(analyzer):
             split_claims(claim, analyzer=analyzer)[0])) < 0.5
     (conflict,) = _conflicts(analyzer, claim, {"S1": terms, "S2": faq}, CONTRADICTS)
     assert sorted(conflict.values) == ["10-day", "within 5 days"]
+
+
+MERIDIAN = ("Meridian Open Press publishes 42 open-access journals. The article processing charge (APC) is $2,450 "
+            "for research articles and $1,200 for short communications and case reports. The research-article APC "
+            "rose from $2,150 to $2,450 for papers submitted on or after 1 January 2026. The APC is only invoiced "
+            "after an article is accepted. Invoices are payable within 30 days.")
+MERIDIAN_FAQ = ("How much does it cost to publish with Meridian? Research articles carry an article processing charge "
+                "of {price}, and short communications $1,200. Do I pay when I submit? No, you are invoiced only after "
+                "your article is accepted. Authors from low-income countries pay no APC.")
+
+
+@pytest.mark.parametrize("price, found", [("$2,350", True), ("$2,450", False)])
+def test_a_second_source_the_top_ranks_leave_out_is_still_read_for_a_conflict(analyzer, price, found):
+    # The cited policy fills the three best ranks; the help page gives the same schedule ($1,200
+    # for short communications in both) with its own price for research articles.
+    answer = "The APC for a research article is $2,450 [S1]."
+    claim = split_claims(answer, analyzer=analyzer)[0]
+    sources = [segment_source(Source(id="S1", text=MERIDIAN)), segment_source(Source(id="S2", text=MERIDIAN_FAQ.format(price=price)))]
+    candidates = SpanIndex(sources).candidates(claim)
+    if found:  # (where the page agrees, its sentence shares the claim's value and ranks among the top)
+        rivals = [c for c in candidates if c.rival]
+        assert [c.source_index for c in rivals] == [1] and "$1,200" in rivals[0].span.text
+        assert all(c.source_index == 0 for c in candidates if not c.rival)  # (the premise: S2 is not in the top ranks)
+    conflicts = _conflicts(analyzer, answer, {"S1": MERIDIAN, "S2": MERIDIAN_FAQ.format(price=price)},
+                           CONTRADICTS if found else AGREES)
+    assert [sorted(c.values) for c in conflicts] == ([["$2,350", "$2,450"]] if found else [])
+
+
+def test_a_second_source_that_shares_no_other_value_brings_no_rival(analyzer):
+    faq = "Research articles carry an article processing charge of $2,350. Authors from low-income countries pay no APC."
+    claim = split_claims("The APC for a research article is $2,450 [S1].", analyzer=analyzer)[0]
+    sources = [segment_source(Source(id="S1", text=MERIDIAN)), segment_source(Source(id="S2", text=faq))]
+    assert not [c for c in SpanIndex(sources).candidates(claim) if c.rival]

@@ -971,3 +971,15 @@ def test_cantonese_words_are_read_as_their_written_forms() -> None:
     # 揀 is 選 ("choose"): the claim shares its words with the written-Chinese source.
     assert token_recall("趕時間可以揀特快", "鞋踭及前掌可選特快服務") > token_recall("趕時間可以要特快", "鞋踭及前掌可選特快服務")
     assert token_recall("維修要幾多錢", "維修要多少錢") == 1.0
+
+
+@pytest.mark.parametrize("answer, dropped", [
+    ("Tours go ahead in winds of up to 15 knots; above that, you can take a full refund or rebook for free.", False),
+    ("You can take a full refund or rebook for free.", True),
+])
+def test_a_condition_the_sentence_points_back_to_is_not_dropped(lexical, answer, dropped):
+    source = {"id": "S1", "text": "Tours run in winds of up to 15 knots; if the forecast is higher, we cancel and you can "
+                                  "choose a full refund or a free rebooking. Check-in closes 20 minutes before launch."}
+    claims = lexical.verify(answer, [source]).claims
+    refund = next(c for c in claims if "refund" in c.text)
+    assert ("condition" in refund.reason) == dropped

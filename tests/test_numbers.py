@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from extractors.chinese_numerals import parse_chinese_number
+from extractors.compare import compare_facts, same_slot
 from extractors.numbers import extract_numbers
 from extractors.schema import IdentifierValue, Quantity
 
@@ -496,3 +497,55 @@ def test_shares_back_every_day_of_the_week_and_guests(text, said, value, unit, p
 def test_the_first_side_of_a_size_takes_the_unit_of_the_second(text, first):
     fact = extract_numbers(text)[0]
     assert (fact.text, fact.value.unit, fact.value.comparator) == first
+
+
+@pytest.mark.parametrize("text, found, value", [
+    ("一代试管一个周期大约三万五，包括监测", "大约三万五", "35000"),
+    ("学费一千五，含教材", "一千五", "1500"),
+    ("押金两千五", "两千五", "2500"),
+])
+def test_an_amount_said_aloud_needs_no_unit(text, found, value):
+    facts = [f for f in extract_numbers(text) if f.kind == "number"]
+    assert [(f.text, f.value.value) for f in facts] == [(found, Decimal(value))]
+
+
+@pytest.mark.parametrize("text", ["全国统一千万不要", "万一下雨", "一千个理由都没用"])
+def test_numeral_words_without_a_trailing_digit_stay_words(text):
+    assert [f.text for f in extract_numbers(text) if f.kind == "number" and f.value.unit is None
+            and f.value.currency is None] == []
+
+
+@pytest.mark.parametrize("text, found, value", [
+    ("with a three-quarter-hour GP review", "three-quarter-hour", "45"),
+    ("a half-hour consultation", "half-hour", "30"),
+    ("a quarter-hour break", "quarter-hour", "15"),
+    ("It takes three quarters of an hour.", "three quarters of an hour", "45"),
+])
+def test_parts_of_an_hour_in_words(text, found, value):
+    facts = [f for f in extract_numbers(text) if f.kind == "number"]
+    assert [(f.text, f.value.value, f.value.unit) for f in facts] == [(found, Decimal(value), "minute")]
+
+
+@pytest.mark.parametrize("text, found, unit", [
+    ("Rooms have to be booked a day in advance.", "a day", "day"),
+    ("Book a week ahead.", "a week", "week"),
+])
+def test_one_unit_of_notice_in_advance(text, found, unit):
+    facts = [f for f in extract_numbers(text) if f.kind == "number"]
+    assert [(f.text, f.value.value, f.value.unit) for f in facts] == [(found, Decimal(1), unit)]
+
+
+@pytest.mark.parametrize("text, found", [
+    ("Courses at your site cost £150 per trainee.", "£150 per trainee"),
+    ("The workshop is $40 per participant.", "$40 per participant"),
+])
+def test_a_price_per_course_member_is_per_person(text, found):
+    fact = next(f for f in extract_numbers(text) if f.kind == "number")
+    assert (fact.text, fact.value.per) == (found, "person")
+    per_day = next(f for f in extract_numbers("an extra £150 per day") if f.kind == "number")
+    assert compare_facts(fact, per_day) == "different" or not same_slot(fact, per_day)
+
+
+def test_a_bound_before_a_unit_of_notice_keeps_it():
+    (fact,) = [f for f in extract_numbers("Cancelling more than a week ahead gets you a refund.") if f.kind == "number"]
+    assert (fact.text, fact.value.comparator) == ("more than a week", "gt")

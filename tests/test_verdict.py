@@ -398,3 +398,13 @@ def test_the_askers_age_is_found_in_the_age_band_beside_the_claims_price(analyze
 def test_a_count_of_the_items_the_claim_lists_holds_nothing_to_find(analyzer, answer, missing):
     facts = _facts(analyzer, answer, "取车时须支付车辆押金3000元和违章押金2000元，还车后退还。")
     assert [text for text, (status, _) in facts.items() if status == "missing"] == missing
+
+
+@pytest.mark.parametrize("answer, status, evidence", [
+    ("一线城市以外每月上限三千元。", "matched", "每月上限3000元"),    # every city but the first-tier ones
+    ("一线城市每月上限三千元。", "mismatched", "每月上限5000元"),
+])
+def test_a_case_the_claim_excepts_is_not_the_case_it_names(analyzer, answer, status, evidence):
+    text = "调动后前3个月可报销临时住宿费，一线城市每月上限5000元，其他城市每月上限3000元。搬家费上限为6000元。"
+    facts = _facts(analyzer, answer, text)
+    assert facts[next(k for k in facts if "三千元" in k)] == (status, evidence)

@@ -24,6 +24,7 @@ from verifier.cases import (CJK, SENTENCE_END, Group, blank, case_keys, case_wor
                             word_key, word_keys)
 from verifier.segment import Span
 
+_EXCEPT = re.compile(r"([\u4e00-\u9fff]{2,4}?)(?:以外|之外)")
 _ASIDE = re.compile(r"[（(][^（）()]{0,20}[）)]")
 
 
@@ -42,11 +43,14 @@ def bound_elsewhere(fact: Fact, agree: Fact, span: Span, values: list[Fact], cla
     mine = own_words(fact, claim)
     if mine is None:
         return None
+    # "一线城市以外每月上限三千元" is about every city but 一线城市: naming it names no case.
+    excluded = frozenset().union(*(word_keys(m.group(1)) for m in _EXCEPT.finditer(claim.text)))
+    mine -= excluded
     # A case named earlier in the sentence carries to the claim; what follows it is its
     # neighbours' ("29-minute grace period; … more than three hours late you'll be charged").
     at = claim.sentence.find(claim.source_text[:12])
     context = frozenset() if named_by_claim else \
-        word_keys(claim.sentence[:at] if at >= 0 else claim.sentence) | word_keys(question)
+        (word_keys(claim.sentence[:at] if at >= 0 else claim.sentence) | word_keys(question)) - excluded
     start, end, inside = 0, len(span.text), values
     while len(inside) > 1:
         groups = value_groups(span.text, span.start, inside, start, end)

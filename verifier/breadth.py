@@ -134,6 +134,10 @@ def group_value(claim: Claim, facts: list[FactResult], span: Span,
 
 
 _CONDITION_WORD = re.compile(r"\b(?:if|unless|provided that|as long as)\b|如果|若|只要|除非|只有", re.IGNORECASE)
+# A condition the claim's sentence states by pointing back at a bound it gave: "winds of up to 15
+# knots; above that, the tour is cancelled and you can take a full refund".
+_CONDITION_BACK = re.compile(r"\b(?:above|over|beyond|below|under) (?:that|this)\b|\bin that case\b|\botherwise\b"
+                             r"|否则|不然|超过的话|超出的话", re.IGNORECASE)
 
 
 def dropped_condition(claim: Claim, span: Span, facts: list[FactResult]) -> str | None:
@@ -156,7 +160,7 @@ def dropped_condition(claim: Claim, span: Span, facts: list[FactResult]) -> str 
         if (threshold and a <= fact.start - span.start < b and (fact.start, fact.end) not in matched
                 and _plain_number(fact) not in said_digits):
             return span.text[a:b].strip()
-    if _CONDITION_WORD.search(said):
+    if _CONDITION_WORD.search(said) or _CONDITION_BACK.search(said):
         return None
     for k in (best, best - 1):
         part = span.text[slice(*parts[k])].strip() if k >= 0 else ""

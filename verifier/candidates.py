@@ -14,12 +14,14 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from extractors import Claim
-from extractors.compare import same_slot
+from extractors.compare import compare_facts, same_dimension, same_slot
 from extractors.tokens import content_tokens
 from verifier.segment import SegmentedSource, Span
 
 CITED_BONUS = 0.15
 FACT_BONUS = 0.2
+# A left-out source's sentence is a rival only when it is about the claim this much (fact bonus included).
+RIVAL_MIN_SCORE = 0.45
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,7 @@ class Candidate:
     span: Span
     relevance: float  # 0..1, lexical: share of the claim's (idf-weighted) tokens found in the span
     source_index: int
+    rival: bool = False  # looked at only for conflicts between sources (`SpanIndex._rivals`)
 
 
 class SpanIndex:
@@ -71,14 +74,41 @@ class SpanIndex:
                 for sj, span in enumerate(seg.sentences):
                     if (si, sj) not in scores and _shares_fact(claim, span):
                         scores[(si, sj)] = FACT_BONUS + (CITED_BONUS if si in cited else 0.0)
-        ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))[:top_sentences]
+        ordered = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+        ranked = ordered[:top_sentences]
         out = [Candidate(self.sources[si].sentences[sj], min(score, 1.0), si) for (si, sj), score in ranked]
+        out += self._rivals(claim, ordered, {si for (si, _), _ in ranked})
         for (si, sj), score in ranked[:top_windows]:
             seg = self.sources[si]
             if len(seg.sentences) > 1:
                 window = seg.window(sj - 1, sj + 1)
                 out.append(Candidate(window, min(score, 1.0), si))
         return out
+
+
+    def _rivals(self, claim: Claim, ordered: list, covered: set[int]) -> list[Candidate]:
+        """The best sentence of each source the top ranks leave out, where it gives the claim's
+        slot a value: a help page saying $2,350 where the cited policy says $2,450 must be
+        looked at, or the two sources' disagreement goes unseen. The sentence must also repeat
+        another value of the top sentence ("short communications $1,200" in both): then the two
+        give the same schedule, and their different values for the claim's slot disagree."""
+        if not ordered:
+            return []
+        (ti, tj), _ = ordered[0]
+        others = [f for f in self.sources[ti].sentences[tj].facts if f.kind == "number"
+                  and not any(compare_facts(c, f) == "equal" for c in claim.facts if c.kind == "number")]
+        out = []
+        for (si, sj), score in ordered:
+            span = self.sources[si].sentences[sj]
+            if si not in covered and score >= RIVAL_MIN_SCORE and _shares_dimension(claim, span) \
+                    and any(compare_facts(o, f) == "equal" for o in others for f in span.facts if f.kind == "number"):
+                covered.add(si)
+                out.append(Candidate(span, min(score, 1.0), si, rival=True))
+        return out
+
+
+def _shares_dimension(claim: Claim, span: Span) -> bool:
+    return any(same_dimension(a, b) for a in claim.facts if a.kind in ("number", "date") for b in span.facts)
 
 
 def _shares_fact(claim: Claim, span: Span) -> bool:

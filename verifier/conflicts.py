@@ -30,7 +30,7 @@ def claim_conflicts(
     sources: list[SegmentedSource],
     thresholds: Thresholds,
 ) -> list[Conflict]:
-    relevant = [s for s in scored if s.candidate.relevance >= thresholds.relevance]
+    relevant = [s for s in scored if s.candidate.relevance >= thresholds.relevance and not s.candidate.rival]
     conflicts: list[Conflict] = []
     by_source: dict[int, list[ScoredCandidate]] = {}
     for s in scored:
@@ -42,8 +42,9 @@ def claim_conflicts(
         said: dict[int, Fact] = {}
         for index, found in sorted(by_source.items()):
             cands = sorted((s.candidate for s in found), key=lambda c: -c.relevance)
-            if cands[0].relevance >= CONFLICT_MIN_RELEVANCE or any(
-                    s.scores.entailment >= thresholds.support for s in found):
+            # (a source only a rival sentence speaks for disagrees only where the model reads it so)
+            if not cands[0].rival and (cands[0].relevance >= CONFLICT_MIN_RELEVANCE or any(
+                    s.scores.entailment >= thresholds.support for s in found)):
                 result = check_fact(fact, cands, thresholds.relevance)
                 if result.evidence is not None and not stated_by_claim(result.evidence, fact, claim):
                     said[index] = result.evidence

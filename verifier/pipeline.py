@@ -14,7 +14,7 @@ import functools
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from extractors import Analyzer, Claim, Fact, detect_language, extract_entities, split_claims
 from models import NLIModel, NLIScores, Pair, load_model
@@ -70,6 +70,11 @@ class PreparedAnswer:
         self._pairs = out
         return out
 
+    def rival_pairs(self) -> list[bool]:
+        """For each of `pairs()`, whether it reads a rival source's sentence (`SpanIndex._rivals`)."""
+        return [c.rival for claim, cands in zip(self.claims, self.candidates) for c in cands
+                for _ in range(2 if claim.sentence else 1)]
+
 
 def _without_working(claim: Claim, pieces: list[str]) -> tuple[str, str]:
     """The claim and its sentence as the model reads them: without the sums the fact check
@@ -94,6 +99,10 @@ def only_sum(claim: Claim, pieces: list[str]) -> bool:
 
 _WORDLIKE = re.compile(r"[A-Za-z]+|[\u4e00-\u9fff]|\d+")
 _MIN_LEFT = 4
+
+
+def _merge(mask: list[bool], main: Iterator[NLIScores], rivals: Iterator[NLIScores]) -> list[NLIScores]:
+    return [next(rivals) if r else next(main) for r in mask]
 
 
 def _ms(since: float) -> float:
@@ -171,7 +180,12 @@ class Verifier:
         """Verify many answers with one batched model call over all their pairs."""
         prepared = [self.prepare(r) for r in requests]
         started = time.perf_counter()
-        scores = self.score([p.pairs() for p in prepared])
+        # Rival sentences are scored in a call of their own: the model's batches for the pairs that
+        # label claims stay the same, and so do their scores to the last digit.
+        masks = [p.rival_pairs() for p in prepared]
+        main = self.score([[x for x, r in zip(p.pairs(), m) if not r] for p, m in zip(prepared, masks)])
+        rivals = self.score([[x for x, r in zip(p.pairs(), m) if r] for p, m in zip(prepared, masks)])
+        scores = [_merge(m, iter(a), iter(b)) for m, a, b in zip(masks, main, rivals)]
         model_ms = _ms(started)
         total_pairs = sum(len(s) for s in scores) or 1
         reports = []
@@ -227,7 +241,7 @@ class Verifier:
             scored = []
             # A claim about the present does not rest on a sentence about the past.
             present = not about_the_past(claim, claim.sentence in dated_sentences) \
-                or of_other_years(claim, sentence_years[claim.sentence or claim.text], [c.span for c in cands])
+                or of_other_years(claim, sentence_years[claim.sentence or claim.text], [c.span for c in cands if not c.rival])
             for cand in cands:
                 seg = prepared.sources[cand.source_index]
                 past = present and cand.span.past
@@ -239,6 +253,8 @@ class Verifier:
                 scored.append(ScoredCandidate(cand, pair_scores, seg.current and not past,
                                               seg.not_current_because or ("past" if past else None), pair))
             claim_id = f"c{i + 1}"
+            found = claim_conflicts(claim_id, claim, scored, prepared.sources, self.thresholds)
+            scored = [s for s in scored if not s.candidate.rival]
             current_cands = [s.candidate for s in scored if s.current]
             earlier = [s.candidate for s in scored if s.not_current_because == "past"]
             facts = check_facts(claim, current_cands, min_relevance=self.thresholds.relevance, titles=titles, present=present, earlier=earlier,
@@ -246,7 +262,6 @@ class Verifier:
                                 earlier_answer=request.answer[: claim.start])
             report = label_claim(claim_id, claim, scored, facts, self.thresholds, language, asker=asker,
                                  has_sources=bool(prepared.sources), only_sum=only_sum(claim, prepared.workings[i]))
-            found = claim_conflicts(claim_id, claim, scored, prepared.sources, self.thresholds)
             open_conflicts = unresolved(found)
             if open_conflicts and report.label == "supported":
                 # Resting on sources that disagree: show both sides, never call it supported.
