@@ -85,7 +85,6 @@ class SpanIndex:
                 out.append(Candidate(window, min(score, 1.0), si))
         return out
 
-
     def _rivals(self, claim: Claim, ordered: list, covered: set[int]) -> list[Candidate]:
         """The best sentence of each source the top ranks leave out, where it gives the claim's
         slot a value: a help page saying $2,350 where the cited policy says $2,450 must be

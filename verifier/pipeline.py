@@ -177,7 +177,8 @@ class Verifier:
         return self.verify_batch([request])[0]
 
     def verify_batch(self, requests: Iterable[VerifyRequest | Mapping[str, Any]]) -> list[Report]:
-        """Verify many answers with one batched model call over all their pairs."""
+        """Verify many answers with one batched model call over all their pairs (and one more for
+        the sentences of sources read only for conflicts)."""
         prepared = [self.prepare(r) for r in requests]
         started = time.perf_counter()
         # Rival sentences are scored in a call of their own: the model's batches for the pairs that
