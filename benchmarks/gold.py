@@ -170,6 +170,8 @@ GOLD_SETS = {
     "decision_r": ("decision_gold_r.jsonl", decision_metrics),
     "engine_s": ("engine_gold_s.jsonl", claim_metrics),
     "decision_s": ("decision_gold_s.jsonl", decision_metrics),
+    "engine_t": ("engine_gold_t.jsonl", claim_metrics),
+    "decision_t": ("decision_gold_t.jsonl", decision_metrics),
 }
 
 

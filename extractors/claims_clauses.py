@@ -192,10 +192,16 @@ def _verb_as_subject(words: list[tuple[int, int, str]], i: int, norm: str) -> bo
     return tag == "p" or (tag == "v" and _zh_patterns()["modal"].fullmatch(norm, s, e) is not None)
 
 
+# "有崩口的那把", "超重的那件": a relative clause and a pointer name the thing themselves.
+_POINTED = re.compile(r"[\u4e00-\u9fff]{1,10}?的[那这][个把件台位张条双只间辆]")
+
+
 def _own_subject(piece: _Piece, norm: str) -> bool:
     words = [w for w in piece.words if w[0] >= piece.core and w[2] not in ("TIME", "t")]
     if not words or _price_of_previous(words, norm):
         return False
+    if _POINTED.match(norm, piece.core, piece.end):
+        return True
     if words[0][2] in _NOMINAL or words[0][2] == "m" or _verb_as_subject(words, 0, norm):
         return True
     if len(words) > 1 and norm[words[0][0]:words[0][1]].isascii() and words[1][2] in _NOMINAL:
@@ -224,6 +230,8 @@ def _zh_subject(piece: _Piece, norm: str, original: str) -> tuple[str, str]:
         if is_time and not norm.startswith("每", s):
             i += 1
             continue
+        if picked and norm[s:e] == "每":
+            break  # "普通中式菜刀每把十二元": the per-unit price starts, the subject has ended
         if tag in _NOMINAL or (picked and norm[s:e] in ("的", "和", "与", "及") and nxt in _NOMINAL):
             picked.append((s, e))
             i += 1
@@ -269,6 +277,10 @@ def _age_premise(piece: _Piece, norm: str) -> bool:
         and not any(t in _PREDICATE for _, _, t in piece.words)
 
 
+# "平时要注意，雨水管道……": a call to attention states nothing; what it points to follows.
+_LEAD_IN = re.compile(r"(?:注意|记住|记得|留意|提醒您?)\s*$")
+
+
 def zh_parts(doc: Doc, offset: int, norm: str, original: str) -> list[Part]:
     """Clause parts of one Chinese (or mostly Chinese) sentence at `offset` in the answer."""
     p = _zh_patterns()
@@ -292,7 +304,8 @@ def zh_parts(doc: Doc, offset: int, norm: str, original: str) -> list[Part]:
             groups[-1].append(piece)
             continue
         pending.append(piece)
-        if _checkable_zh(piece, norm) and not p["subordinate"].search(text) and not _age_premise(piece, norm):
+        if _checkable_zh(piece, norm) and not p["subordinate"].search(text) and not _age_premise(piece, norm) \
+                and not _LEAD_IN.search(text):
             groups.append(pending)
             pending = []
     if pending:

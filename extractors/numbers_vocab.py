@@ -54,7 +54,7 @@ UNITS = _expand(
         "year": ("years", "year", "yrs", "年", "周岁", "岁"),  # 岁: an age, like "18 years old"
         "night": ("nights", "night", "晚", "夜", "间夜"),
         "km": ("kilometres", "kilometers", "kilometre", "kilometer", "km", "公里", "千米"),
-        "m": ("metres", "meters", "metre", "meter", "m", "米"),
+        "m": ("metres", "meters", "metre", "meter", "m", "米", "公尺"),  # 公尺: Taiwan's metre
         "kg": ("kilograms", "kilogram", "kilos", "kilo", "kg", "公斤", "千克"),
         "cm": ("centimetres", "centimeters", "centimetre", "centimeter", "cm", "公分", "厘米"),
         "inch": ("inches", "inch", "英寸", "寸", "吋"),  # a suitcase's or a screen's size
@@ -105,6 +105,7 @@ PER_WORDS = _expand(
         "trip": ("trip", "次"),
         "order": ("order", "单", "笔"),
         "km": ("km", "公里"),
+        "m": ("metre", "meter", "米", "公尺"),  # fencing, flooring: "每米165元", "$85 per metre"
         "kg": ("kg", "公斤"),
         "litre": ("litre", "liter", "公升", "升"),
         "kWh": ("kwh", "kilowatt-hour", "千瓦时", "度"),  # electricity: 每度 = per kWh

@@ -94,7 +94,9 @@ _BOUNDS_EN = re.compile(r"\b(?:no|not)\s+(?:more|less|later|earlier|fewer|greate
                         r"|\bnot\s+(?:to\s+)?exceed(?:ing)?\b|\bno\s+(?:later|earlier)\b"
                         # "no charge" says "free", as "free of charge" does: it denies nothing.
                         r"|\b(?:at\s+)?no\s+(?:extra\s+|additional\s+)?(?:charge|cost)\b"
-                        r"|\b(?:costs?|costing|charges?|pay|paying)\s+nothing\b")
+                        r"|\b(?:costs?|costing|charges?|pay|paying)\s+nothing\b"
+                        # "so your kitchen is never without blades": two negations affirm
+                        r"|\b(?:never|not)\s+without\b")
 _NEGATION_EN = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without)\b|n't\b|\bnon-(?=[a-z])|\bnon(?=refundable|transferable)")
 # Words that contain a Chinese negation character without negating anything.
 _ZH_NOT_NEGATION = ("不仅", "不但", "不过", "不断", "不久", "不少", "不错", "不同", "无论", "非常", "未来",

@@ -34,6 +34,15 @@ def _worked(analyzer, answer: str, value: str, question: str = "") -> str | None
     ("A collection covers up to five sacks for £45, and each extra sack is £5, so eight sacks would come to £60.",
      "£60", "", "£45 + (8 − 5) × £5"),
     ("The regular fee is US$45. Students pay half that, at $22.50.", "$22.50", "", "US$45 × half"),
+    # A price per unit per day times both counts; a price per metre times the metres, however many.
+    ("标准单体厕所每台每天二百六十元，三台租两天一共一千五百六十元。", "一千五百六十元", "", "每台每天二百六十元 × 2 × 3"),
+    ("鐵絲網圍籬每公尺新台幣四百五十元，兩百公尺大約新台幣九萬元。", "大約新台幣九萬元", "", "每公尺新台幣四百五十元 × 200"),
+    # The count may follow the total.
+    ("Resin-bound is £65 per square metre, so roughly £2,600 for forty square metres.", "roughly £2,600", "",
+     "£65 × 40"),
+    # All but one of the party at one price, the last at another.
+    ("The crystal cabin is HK$315 for adults and HK$185 for a child, so HK$815 for the three of you.", "HK$815", "",
+     "HK$315 × (3 − 1) + HK$185"),
 ])
 def test_a_value_worked_out_in_one_step_is_found(analyzer, answer, value, question, how):
     assert _worked(analyzer, answer, value, question) == how
@@ -101,6 +110,12 @@ def test_a_count_the_sum_multiplies_by_is_found_in_the_sum(analyzer):
     # A wrong sum uses no count, which stays missing.
     facts = {f.text: f for c in lexical.verify("运动鞋每双39元，两双是80元。", [source]).claims for f in c.facts}
     assert facts["两双"].status == "missing"
+    # The asker's length is no other value for the fence's height the source gives.
+    source = {"id": "S1", "text": "鍍鋅鋼板圍籬每公尺新台幣1,600元（高度1.8公尺），鐵絲網圍籬每公尺新台幣450元（適用農地）。"}
+    answer = "鐵絲網圍籬每公尺新台幣四百五十元，兩百公尺大約新台幣九萬元。"
+    facts = {f.text: f for c in lexical.verify(answer, [source]).claims for f in c.facts}
+    assert [facts[t].status for t in ("兩百公尺", "大約新台幣九萬元")] == ["matched", "matched"]
+    assert facts["兩百公尺"].evidence_text == "每公尺新台幣四百五十元 × 200"
 
 
 def test_a_claim_that_is_only_a_sum_rests_on_the_sentence_stating_its_amounts(analyzer):

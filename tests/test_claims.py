@@ -185,3 +185,17 @@ def test_an_age_without_a_verb_is_the_condition_of_the_next_clause(analyzer):
     claims = [c.text for c in split_claims("基础套餐598元，您母亲62岁，可以打九折。萌芽线适合六到十一岁的孩子，大人要全程看护。",
                                            analyzer=analyzer)]
     assert claims == ["基础套餐598元", "您母亲62岁，可以打九折", "萌芽线适合六到十一岁的孩子", "大人要全程看护"]
+
+
+@pytest.mark.parametrize("text, claims", [
+    # The subject ends where a price per unit starts, and "有崩口的那把" names its own thing.
+    ("普通中式菜刀每把十二元，有崩口的那把要再加十元。", ["普通中式菜刀每把十二元", "有崩口的那把要再加十元"]),
+    ("行李每件二十公斤，超重的那件要另付一百元。", ["行李每件二十公斤", "超重的那件要另付一百元"]),
+])
+def test_a_pointed_thing_is_its_own_subject(analyzer: Analyzer, text: str, claims: list) -> None:
+    assert [c.text for c in split_claims(text, analyzer=analyzer)] == claims
+
+
+def test_a_call_to_attention_goes_with_what_it_points_to(analyzer: Analyzer) -> None:
+    answer = "平时要注意，雨水管道绝对不能和自来水管道直接连通。"
+    assert [c.text for c in split_claims(answer, analyzer=analyzer)] == ["平时要注意，雨水管道绝对不能和自来水管道直接连通"]

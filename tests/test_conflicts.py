@@ -141,3 +141,16 @@ def test_a_second_source_that_shares_no_other_value_brings_no_rival(analyzer):
     claim = split_claims("The APC for a research article is $2,450 [S1].", analyzer=analyzer)[0]
     sources = [segment_source(Source(id="S1", text=MERIDIAN)), segment_source(Source(id="S2", text=faq))]
     assert not [c for c in SpanIndex(sources).candidates(claim) if c.rival]
+
+
+def test_a_source_wording_the_claims_rule_with_another_value_is_a_conflict_whatever_the_model_reads(analyzer):
+    prices = ("Cascade Scrap & Salvage pays the following for clean material: #1 bare bright copper $3.40 per lb, "
+              "#2 copper $3.05 per lb, yellow brass $2.10 per lb.")
+    page = "This month our #1 bare bright copper price is $3.15 per lb. Yellow brass is $2.10 per lb."
+    (conflict,) = _conflicts(analyzer, "Cascade is paying $3.40 per lb for #1 bare bright copper.",
+                             {"S1": prices, "S2": page}, NEUTRAL)
+    assert sorted(conflict.values) == ["$3.15", "$3.40"]
+    # A value whose clause shares a word or two with the claim is no statement of its rule.
+    other = "Our #2 copper price is $3.15 per lb this month."
+    assert not _conflicts(analyzer, "Cascade is paying $3.40 per lb for #1 bare bright copper.",
+                          {"S1": prices, "S2": other}, NEUTRAL)

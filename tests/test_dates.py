@@ -236,3 +236,15 @@ def test_roc_years(text, found):
 ])
 def test_month_end(text, found):
     assert _found(text) == found
+
+
+@pytest.mark.parametrize("text, found", [
+    # Two month names joined as a range are both months, with no "from" or "in" before them.
+    ("The gondola is open May to October.", [("May", "2026-05"), ("October", "2026-10")]),
+    ("Tours run June-August.", [("June", "2026-06"), ("August", "2026-08")]),
+    ("unlimited rides from May to October plus 15% off", [("May", "2026-05"), ("October", "2026-10")]),
+    # "Jan and May" may be two people; "you may to" is no month.
+    ("Send it to Jan and May.", []),
+])
+def test_a_range_of_month_names(text, found):
+    assert _found(text) == found

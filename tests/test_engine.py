@@ -284,6 +284,8 @@ FRIDGE = {"id": "S1", "text": "Haverly Home gives a trade-in credit of $200 on n
                               "and $120 on new refrigerators priced up to $1,200."}
 
 
+AXES = {"id": "S1", "text": "A one-hour open session costs $30 per person on weekdays and $36 on Fridays, Saturdays "
+                            "and Sundays."}
 HEARING_AID = {"id": "S1", "text": "听悦助听器验配中心为新用户提供试戴服务：定制机试戴期为14天，非定制耳背机试戴期为30天。"}
 TANKS = {"id": "S1", "text": "Tank rental is $240 per year for a 500-litre tank and $420 per year for a 1,000-litre or "
                              "larger tank."}
@@ -328,6 +330,9 @@ TYRES = {"id": "S1", "text": "Roadgrip charges $25 per tyre for fitting and bala
     (TANKS, "A 1,000-litre tank costs $240 a year to rent.", [("$240 a year", "$420 per year")]),
     (TANKS, "A 500-litre tank costs $240 a year to rent.", []),
     (TANKS, "A 1,000-litre tank costs $420 a year to rent.", []),
+    # A size stated before every value is the sentence's topic, every case's.
+    (AXES, "A one-hour session on a Saturday is $36 each.", []),
+    (AXES, "A one-hour session on a Saturday is $30 each.", [("$30", "$36")]),
     # English cases without capitalised names: the words on the case's side of each value,
     # after it when later cases trail their values, before it when they lead them.
     (PRINTING, "Colour printing is 15 cents a page.", [("15 cents", "50 cents")]),

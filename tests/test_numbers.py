@@ -549,3 +549,14 @@ def test_a_price_per_course_member_is_per_person(text, found):
 def test_a_bound_before_a_unit_of_notice_keeps_it():
     (fact,) = [f for f in extract_numbers("Cancelling more than a week ahead gets you a refund.") if f.kind == "number"]
     assert (fact.text, fact.value.comparator) == ("more than a week", "gt")
+
+
+@pytest.mark.parametrize("text, said, value, unit, per", [
+    # 公尺 is Taiwan's metre, as a length and as what a price is per.
+    ("兩百公尺大約新台幣九萬元", "兩百公尺", "200", "m", None),
+    ("鐵絲網圍籬每公尺新台幣450元", "每公尺新台幣450元", "450", None, "m"),
+    ("Timber fencing is $85 per metre installed.", "$85 per metre", "85", None, "m"),
+])
+def test_metres_as_a_length_and_a_rate(text, said, value, unit, per):
+    (fact,) = [f for f in extract_numbers(text) if f.text == said]
+    assert (fact.value.value, fact.value.unit, fact.value.per) == (Decimal(value), unit, per)

@@ -75,6 +75,7 @@ def test_roles_agree_on_rank_and_any_stated_domain(a, b, agree):
     ("单次提前还款不能少于5万元", False),
     ("这束花不满199元，要付配送费", False),
     ("There's no charge for personal study", False),
+    ("Loaner knives are available so your kitchen is never without blades.", False),  # two negations affirm
 ])
 def test_negation_cues(text, negated):
     assert is_negated(text) is negated

@@ -72,6 +72,10 @@ def test_anchored_support_can_be_turned_off(analyzer):
      "钻石会员可享受双人免费早餐及最晚下午4点退房；金卡会员可享受最晚下午2点退房。", "金卡会员"),
     ("成人票是128元，当天凭门票在酒庄商店买酒还能打九五折。", "持参观门票当天在酒庄商店购酒可享九五折。", None),
     ("参观大约一个半小时，会带你参观酒窖，还能品三款酒。", "每场约1.5小时，包括酒窖参观及三款葡萄酒品鉴。", None),
+    # The head noun with other modifiers only is another kind of thing.
+    ("Pool fences also come with a ten-year warranty.",
+     "Colorbond fences carry a 10-year workmanship warranty and timber fences a 3-year warranty.", "Pool fences"),
+    ("Timber fences also come with a warranty.", "Colorbond fences and timber fences carry a warranty.", None),
 ])
 def test_an_additive_claim_needs_its_subject_where_the_evidence_states_the_rule(analyzer, answer, evidence, subject):
     from verifier.qualify import unstated_subject
@@ -408,3 +412,22 @@ def test_a_case_the_claim_excepts_is_not_the_case_it_names(analyzer, answer, sta
     text = "调动后前3个月可报销临时住宿费，一线城市每月上限5000元，其他城市每月上限3000元。搬家费上限为6000元。"
     facts = _facts(analyzer, answer, text)
     assert facts[next(k for k in facts if "三千元" in k)] == (status, evidence)
+
+
+WILLS = ("Amendments within 12 months of signing are free if they are minor, such as changing an executor; larger "
+         "changes are charged at £75. We store the signed original free of charge. Home visits are available within "
+         "30 miles of Leicester for an extra £45.")
+
+
+@pytest.mark.parametrize("answer, status, value", [
+    # The sentence giving £45 shares nothing with the claim but the amount; the one naming the
+    # claim's changes gives £75.
+    ("Bigger changes cost £45.", "mismatched", "£75"),
+    ("Larger changes are charged at £75.", "matched", "£75"),
+    ("Home visits cost an extra £45.", "matched", "£45"),
+])
+def test_a_value_found_only_beside_other_words_is_checked_against_the_claims_sentence(analyzer, answer, status, value):
+    claim = split_claims(answer, analyzer=analyzer)[0]
+    candidates = SpanIndex([segment_source(Source(id="S1", text=WILLS))]).candidates(claim)
+    (fact,) = check_facts(claim, candidates, min_relevance=Thresholds().relevance)
+    assert (fact.status, fact.evidence_text) == (status, value)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 from typing import Sequence
 
 from extractors import Claim, Fact, extract_numbers
@@ -28,8 +28,12 @@ _RESULT_CUE = re.compile(r"\b(?:so|total(?:ling|s)?|in total|altogether|combined
                          r"that's|which is|making)\b|,\s*at\b|一共|总共|總共|合计|合計|加起来|加起來|共计|共計|总计|總計|"
                          r"就是|即係|即是|所以|算|平均|\bon average\b|\baverages?\b|[，,]\s*是|=|＝"
                          # a count, then the total: "两双是78元", "三台要360元"
-                         r"|[两二三四五六七八九十\d]+\s*[个個人位台张張间間晚天日月次件份套条條只隻双雙]\s*(?:是|要|共)",
+                         r"|[两兩二三四五六七八九十百\d]+\s*(?:[个個人位台张張间間晚天日月次件份套条條只隻双雙]|公尺|米)\s*"
+                         r"(?:是|要|共|大约|大約|约|約)",
                          re.IGNORECASE)
+_ABOUT = re.compile(r"大约|大約|约|約")
+# Counts and a verb before the cue: "三台租两天", "两个人住三晚"
+_COUNTS_ONLY = re.compile(r"(?:[两兩二三四五六七八九十百\d]+\s*[个個]?[人位台张張间間晚天日月次件份套条條只隻双雙]|[租住用买買坐乘\s])+")
 _TOTAL_AFTER = re.compile(r"\s*(?:in total|total|altogether|combined|all told|in all)\b", re.IGNORECASE)
 # How many: "both", "the two of you", "三台", "10個人", "9个月" (a count stated as a number fact
 # is found by the extractor; these are the words it leaves alone).
@@ -56,12 +60,20 @@ def worked_out(fact: Fact, claim: Claim, earlier: str = "", question: str = "",
         return None
     before = claim.source_text[: fact.start - claim.start]
     after = claim.source_text[fact.end - claim.start :]
-    if not (_RESULT_CUE.search(before) or _TOTAL_AFTER.match(after)):
+    # "兩百公尺大約九萬元": the extractor keeps 大約 with the value, but it follows the count
+    lead = _ABOUT.match(fact.text)
+    if not (_RESULT_CUE.search(before + (lead.group(0) if lead else "")) or _TOTAL_AFTER.match(after)):
         return None
     text = f"{earlier}\n{before}"
     stated = [f for f in extract_numbers(text) if f.kind == "number"]
     same = [(f.text, a) for f in stated if _same_kind(f, fact) and (a := _amount(f)) is not None]
-    counts = _counts(f"{text}\n{after}\n{question}", stated)  # "so $220 for both of you"
+    # "so $220 for both of you", "so roughly £2,600 for forty square metres"
+    around = stated + [f for f in extract_numbers(after) if f.kind == "number"]
+    counts = _counts(f"{text}\n{after}\n{question}", around)
+    # A price per metre times the metres stated ("每公尺450元，兩百公尺大約九萬元"), however many.
+    per = {f.value.per for f in stated if isinstance(f.value, Quantity) and f.value.per and _same_kind(f, fact)}
+    counts += [n for f in around if isinstance(f.value, Quantity) and f.value.currency is None and f.value.unit in per
+               and (n := _whole(f.value.value)) is not None and n > _MAX_MULTIPLIER]
     shares = _shares(text, stated)
     how = _from_stated(target, same, counts, shares)
     if how is None and given is not None and given.kind == "number" and _same_kind(given, fact) \
@@ -96,7 +108,8 @@ def _worked_out(result: FactResult, claim: Claim, earlier_answer: str, question:
 
 def _maybe_count(r: FactResult) -> bool:
     q = r.fact.value
-    return r.status == "missing" and r.fact.kind == "number" and not r.past and isinstance(q, Quantity) \
+    # mismatched too: "兩百公尺" (the asker's fence) is no height "1.8公尺" the source gives
+    return r.status in ("missing", "mismatched") and r.fact.kind == "number" and not r.past and isinstance(q, Quantity) \
         and q.currency is None and q.comparator == "eq" and q.value is not None
 
 
@@ -141,12 +154,15 @@ def working(claim: Claim, earlier: str = "", question: str = "") -> list[str]:
         if fact.kind != "number" or worked_out(fact, claim, earlier, question) is None:
             continue
         before = claim.source_text[: fact.start - claim.start]
-        cue = list(_RESULT_CUE.finditer(before))
+        lead = _ABOUT.match(fact.text)
+        cue = list(_RESULT_CUE.finditer(before + (lead.group(0) if lead else "")))
         if cue:
             # The whole clause goes, with its comma: "，7000元月薪就是3500元" (its inputs read alone
             # look like a rival value to the model).
             commas = [m.start() for m in re.finditer(r"[，,;；]", before[: cue[-1].start() + 1])]
             start = commas[-1] if commas else cue[-1].start()
+            if not commas and _COUNTS_ONLY.fullmatch(before[: cue[-1].start()]):
+                start = 0  # "三台租两天一共1560元": the counts it is worked out with go too
             end = fact.end - claim.start
             total = _TOTAL_AFTER.match(claim.source_text, end)  # "so $105 in total"
             pieces.append(claim.source_text[start : total.end() if total else end])
@@ -164,6 +180,10 @@ def _from_stated(target: Decimal, same: list[tuple[str, Decimal]], counts: list[
         for label, share in shares:
             if _equal(a * share, target):
                 return f"{written} × {label}"
+        # "三台租两天": a price per unit per day times both counts
+        for m, n in combinations_with_replacement(counts, 2):
+            if _equal(a * m * n, target):
+                return f"{written} × {m} × {n}"
     for size in (2, 3, 4):
         for group in combinations(same, size):
             if _equal(sum((a for _, a in group), Decimal(0)), target):
@@ -178,6 +198,11 @@ def _from_stated(target: Decimal, same: list[tuple[str, Decimal]], counts: list[
                 return f"{ta} × {m} + {tb}" + (f" × {n}" if n > 1 else "")
             if _equal(b * m + a * n, target):
                 return f"{tb} × {m} + {ta}" + (f" × {n}" if n > 1 else "")
+        # "two adults and a child, three of you, $815 in total": all but one at one price
+        for k in counts:
+            for (tx, x), (ty, y) in (((ta, a), (tb, b)), ((tb, b), (ta, a))):
+                if k > 2 and _equal(x * (k - 1) + y, target):
+                    return f"{tx} × ({k} − 1) + {ty}"
         # "up to five sacks for £45, and each extra sack is £5, so eight sacks would come to £60"
         for k, m in combinations(counts, 2):
             for (tx, x), (ty, y) in (((ta, a), (tb, b)), ((tb, b), (ta, a))):

@@ -295,16 +295,24 @@ def condition_elsewhere(fact: Fact, agree: Fact, span: Span, claim: Claim) -> Fa
     if here is None:
         return None
 
-    def states(group: Group, condition: Fact, within: bool = False) -> bool:
+    def states_one(value: Fact, condition: Fact, within: bool = True) -> bool:
         # `within`: a size "1,000-litre" is stated by "1,000-litre or larger" too.
         verdicts = ("equal", "compatible") if within and condition.value.comparator == "eq" else ("equal",)  # type: ignore[union-attr]
-        return any(compare_facts(condition, v) in verdicts for v in group.values)
+        return compare_facts(condition, value) in verdicts
+
+    def states(group: Group, condition: Fact, within: bool = False) -> bool:
+        return any(states_one(v, condition, within) for v in group.values)
 
     for condition in conditions:
         if states(here, condition, within=True):
             return None
         owner = [g for g in groups if g is not here and states(g, condition, within=True)]  # type: ignore[union-attr]
         if len(owner) != 1:
+            continue
+        # Stated before any value of the slot, it is the sentence's topic, every case's: "A
+        # one-hour open session costs $30 per person on weekdays and $36 on Saturdays".
+        first = min((v.start for v in values if same_dimension(fact, v)), default=None)
+        if first is not None and any(v.start < first and states_one(v, condition) for v in owner[0].values):
             continue
         rivals = [v for v in owner[0].values if same_dimension(fact, v) and not states(here, v)
                   and compare_facts(condition, v) != "equal" and compare_facts(fact, v) == "different"]

@@ -46,10 +46,11 @@ def claim_conflicts(
             if not cands[0].rival and (cands[0].relevance >= CONFLICT_MIN_RELEVANCE or any(
                     s.scores.entailment >= thresholds.support for s in found)):
                 result = check_fact(fact, cands, thresholds.relevance)
-                if result.evidence is not None and not stated_by_claim(result.evidence, fact, claim):
-                    said[index] = result.evidence
-            elif (other := _contradicting_value(fact, claim, found, thresholds)) is not None \
-                    and not stated_by_claim(other, fact, claim):
+                value = result.evidence if result.evidence is not None else _same_rule_value(fact, claim, found)
+                if value is not None and not stated_by_claim(value, fact, claim):
+                    said[index] = value
+            elif (other := _contradicting_value(fact, claim, found, thresholds) or _same_rule_value(fact, claim, found)) \
+                    is not None and not stated_by_claim(other, fact, claim):
                 said[index] = other
         items = sorted(said.items())
         for i, (ia, fa) in enumerate(items):
@@ -85,6 +86,32 @@ def _contradicting_value(fact: Fact, claim: Claim, found: list[ScoredCandidate],
             if other.kind == fact.kind and same_dimension(fact, other) and clause_shares_words(other, span, words) \
                     and "different" in (
                     compare_facts(fact, other), compare_facts(other, fact)):
+                return other
+    return None
+
+
+# A clause that repeats this much of the claim's wording states the claim's rule.
+SAME_RULE_RECALL = 0.6
+SAME_RULE_WORDS = 3
+
+
+def _same_rule_value(fact: Fact, claim: Claim, found: list[ScoredCandidate]) -> Fact | None:
+    """The value a source gives in a clause that words the claim's rule itself, however the
+    model reads it: "This month our #1 bare bright copper price is $3.15 per lb" against
+    "Cascade is paying $3.40 per lb for #1 bare bright copper"."""
+    words = frozenset(content_tokens(claim.text)) - frozenset(content_tokens(fact.text))
+    if len(words) < SAME_RULE_WORDS:
+        return None
+    for s in found:
+        if s.candidate.rival:
+            continue
+        span = s.candidate.span
+        for other in span.facts:
+            if other.kind != fact.kind or not same_dimension(fact, other) or "different" not in (
+                    compare_facts(fact, other), compare_facts(other, fact)):
+                continue
+            shared = frozenset(content_tokens(span.text[slice(*span.clause_of(other))])) & words
+            if len(shared) >= SAME_RULE_WORDS and len(shared) >= SAME_RULE_RECALL * len(words):
                 return other
     return None
 

@@ -170,7 +170,17 @@ def unstated_subject(claim: Claim, span_text: str) -> str | None:
     # ……；金卡会员可享受最晚下午2点退房" does not give 金卡会员 the breakfast.
     parts = [p for a, b in sentences(span_text) for p in re.split(r"[；;]", span_text[a:b]) if p.strip()]
     stated = max(parts, key=lambda part: token_recall(rest, part), default=span_text)
-    return subject if token_recall(subject, stated) < SUBJECT_MIN_RECALL else None
+    return subject if token_recall(subject, stated) < SUBJECT_MIN_RECALL or _other_kind(subject, stated) else None
+
+
+def _other_kind(subject: str, stated: str) -> bool:
+    """Whether `stated` gives the subject's head noun only with other modifiers: "Pool fences
+    also …" against "Colorbond fences … and timber fences …"."""
+    mine, theirs = content_tokens(subject), content_tokens(stated)
+    if len(mine) < 2 or not re.fullmatch(r"[a-z]+", mine[-2]) or mine[-2] in theirs:
+        return False
+    before_head = [theirs[i - 1] for i in range(1, len(theirs)) if theirs[i] == mine[-1]]
+    return bool(before_head) and all(re.fullmatch(r"[a-z]+", w) for w in before_head)
 
 
 def _places(claim: Claim, facts: list[FactResult], candidates: list[Candidate],
