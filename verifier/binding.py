@@ -10,6 +10,9 @@ The sentence is cut between its values at the strongest boundary found there (se
 then ；/:, then or/and/while/而/但, then a comma), into groups; a group with several values
 is cut again the same way. The claim's value sits in one group. Another group's value is the
 claim's when the claim names that group's case and nothing only its own group has.
+
+Across sentences (`value_only_link`): a sentence that gives the claim's value but none of its
+words speaks of another case than the sentence naming the claim's, with its own value.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from extractors.compare import compare_facts, same_dimension
 from extractors.tokens import content_tokens
 from verifier.cases import (CJK, SENTENCE_END, Group, blank, case_keys, case_words, names_in, own_words, value_groups,
                             word_key, word_keys)
+from verifier.candidates import Candidate
 from verifier.segment import Span
 
 _EXCEPT = re.compile(r"([\u4e00-\u9fff]{2,4}?)(?:以外|之外)")
@@ -318,4 +322,26 @@ def condition_elsewhere(fact: Fact, agree: Fact, span: Span, claim: Claim) -> Fa
                   and compare_facts(condition, v) != "equal" and compare_facts(fact, v) == "different"]
         if len(rivals) == 1:
             return rivals[0]
+    return None
+
+
+def value_only_link(fact: Fact, cand: Candidate, ranked: list[Candidate],
+                    claim_words: frozenset[str]) -> tuple[Fact, str] | None:
+    """Another value for the claim's slot, from a sentence naming what the claim names, when
+    the span agreeing with the claim shares nothing with it but the value: "Bigger changes cost
+    £45" against "Home visits … for an extra £45" and "larger changes are charged at £75"."""
+    words = claim_words - frozenset(content_tokens(fact.text))
+    if not words or frozenset(content_tokens(cand.span.text)) & words:
+        return None
+    for other in ranked:
+        if other is cand or not frozenset(content_tokens(other.span.text)) & words:
+            continue
+        if other.span.source_id == cand.span.source_id and other.span.start <= cand.span.start \
+                and cand.span.end <= other.span.end:
+            continue  # a window around the agreeing sentence
+        for o in other.span.facts:
+            clause = other.span.text[slice(*other.span.clause_of(o))]
+            if o.kind == fact.kind and same_dimension(fact, o) and compare_facts(fact, o) == "different" \
+                    and frozenset(content_tokens(clause)) & words:
+                return o, other.span.source_id
     return None

@@ -20,7 +20,7 @@ from extractors.schema import DateValue
 from extractors.tokens import content_tokens
 from verifier.ages import asker_age
 from verifier.arithmetic import found_by_working
-from verifier.binding import bound_elsewhere, condition_elsewhere
+from verifier.binding import bound_elsewhere, condition_elsewhere, value_only_link
 from verifier.candidates import Candidate
 from verifier.comparison import as_compared_limit, asker_values, in_category
 from verifier.labels import swapped_label
@@ -146,7 +146,7 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
                 or condition_elsewhere(fact, agree, cand.span, claim)
             if rival is not None:
                 return FactResult(fact, "mismatched", rival, rival.text, cand.span.source_id)
-            if claim is not None and (other := _value_only_link(fact, cand, ranked, claim_words)) is not None:
+            if claim is not None and (other := value_only_link(fact, cand, ranked, claim_words)) is not None:
                 return FactResult(fact, "mismatched", other[0], other[0].text, other[1])
             if deferred is not None and claim is not None and agree in cand.span.facts \
                     and named_only_beside_rival(claim, fact, deferred, deferred_span, agree, cand.span):
@@ -179,28 +179,6 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
         if weak is not None and deferred is None:
             deferred, deferred_span = FactResult(fact, "mismatched", weak, weak.text, cand.span.source_id), cand.span
     return deferred or FactResult(fact, "missing")
-
-
-def _value_only_link(fact: Fact, cand: Candidate, ranked: list[Candidate],
-                     claim_words: frozenset[str]) -> tuple[Fact, str] | None:
-    """Another value for the claim's slot, from a sentence naming what the claim names, when
-    the span agreeing with the claim shares nothing with it but the value: "Bigger changes cost
-    £45" against "Home visits … for an extra £45" and "larger changes are charged at £75"."""
-    words = claim_words - frozenset(content_tokens(fact.text))
-    if not words or frozenset(content_tokens(cand.span.text)) & words:
-        return None
-    for other in ranked:
-        if other is cand or not frozenset(content_tokens(other.span.text)) & words:
-            continue
-        if other.span.source_id == cand.span.source_id and other.span.start <= cand.span.start \
-                and cand.span.end <= other.span.end:
-            continue  # a window around the agreeing sentence
-        for o in other.span.facts:
-            clause = other.span.text[slice(*other.span.clause_of(o))]
-            if o.kind == fact.kind and same_dimension(fact, o) and compare_facts(fact, o) == "different" \
-                    and frozenset(content_tokens(clause)) & words:
-                return o, other.span.source_id
-    return None
 
 
 def _unit_implied(fact: Fact, span: Span) -> Fact | None:
