@@ -22,18 +22,21 @@ from extractors.compare import same_currency
 from extractors.schema import Quantity
 from verifier.fact_result import FactResult
 
+# What Chinese counts count: "三台", "两晚", "两双" (and 个 before any of them: "三个人").
+_COUNTED = "人位台张張间間晚天日月次件份套条條只隻双雙"
+
 # Words that introduce a worked-out value. It must come after one of them, so that two values
 # that happen to multiply to a third ("2 hours, 10 people, $20") prove nothing.
 _RESULT_CUE = re.compile(r"\b(?:so|total(?:ling|s)?|in total|altogether|combined|comes? to|works? out|means?|"
                          r"that's|which is|making)\b|,\s*at\b|一共|总共|總共|合计|合計|加起来|加起來|共计|共計|总计|總計|"
                          r"就是|即係|即是|所以|算|平均|\bon average\b|\baverages?\b|[，,]\s*是|=|＝"
                          # a count, then the total: "两双是78元", "三台要360元"
-                         r"|[两兩二三四五六七八九十百\d]+\s*(?:[个個人位台张張间間晚天日月次件份套条條只隻双雙]|公尺|米)\s*"
+                         rf"|[两兩二三四五六七八九十百\d]+\s*(?:[个個{_COUNTED}]|公尺|米)\s*"
                          r"(?:是|要|共|大约|大約|约|約)",
                          re.IGNORECASE)
 _ABOUT = re.compile(r"大约|大約|约|約")
 # Counts and a verb before the cue: "三台租两天", "两个人住三晚"
-_COUNTS_ONLY = re.compile(r"(?:[两兩二三四五六七八九十百\d]+\s*[个個]?[人位台张張间間晚天日月次件份套条條只隻双雙]|[租住用买買坐乘\s])+")
+_COUNTS_ONLY = re.compile(rf"(?:[两兩二三四五六七八九十百\d]+\s*[个個]?[{_COUNTED}]|[租住用买買坐乘\s])+")
 _TOTAL_AFTER = re.compile(r"\s*(?:in total|total|altogether|combined|all told|in all)\b", re.IGNORECASE)
 # How many: "both", "the two of you", "三台", "10個人", "9个月" (a count stated as a number fact
 # is found by the extractor; these are the words it leaves alone).
