@@ -483,8 +483,12 @@ def test_one_a_share_of_a_group_or_a_count_of_things_after_a_bound_is_no_count(t
     ("between thirty and sixty days you get a quarter back", "a quarter", "25", "percent", None),
     ("Classes run every day of the week.", "every day of the week", "7", "day", "week"),
     ("up to 2 guests", "up to 2 guests", "2", "person", None),
+    # 公尺 is Taiwan's metre, as a length and as what a price is per.
+    ("兩百公尺大約新台幣九萬元", "兩百公尺", "200", "m", None),
+    ("鐵絲網圍籬每公尺新台幣450元", "每公尺新台幣450元", "450", None, "m"),
+    ("Timber fencing is $85 per metre installed.", "$85 per metre", "85", None, "m"),
 ])
-def test_shares_back_every_day_of_the_week_and_guests(text, said, value, unit, per):
+def test_shares_back_every_day_of_the_week_guests_and_metres(text, said, value, unit, per):
     (fact,) = [f for f in extract_numbers(text) if f.text == said]
     assert (fact.value.value, fact.value.unit, fact.value.per) == (Decimal(value), unit, per)
 
@@ -549,14 +553,3 @@ def test_a_price_per_course_member_is_per_person(text, found):
 def test_a_bound_before_a_unit_of_notice_keeps_it():
     (fact,) = [f for f in extract_numbers("Cancelling more than a week ahead gets you a refund.") if f.kind == "number"]
     assert (fact.text, fact.value.comparator) == ("more than a week", "gt")
-
-
-@pytest.mark.parametrize("text, said, value, unit, per", [
-    # 公尺 is Taiwan's metre, as a length and as what a price is per.
-    ("兩百公尺大約新台幣九萬元", "兩百公尺", "200", "m", None),
-    ("鐵絲網圍籬每公尺新台幣450元", "每公尺新台幣450元", "450", None, "m"),
-    ("Timber fencing is $85 per metre installed.", "$85 per metre", "85", None, "m"),
-])
-def test_metres_as_a_length_and_a_rate(text, said, value, unit, per):
-    (fact,) = [f for f in extract_numbers(text) if f.text == said]
-    assert (fact.value.value, fact.value.unit, fact.value.per) == (Decimal(value), unit, per)

@@ -331,10 +331,10 @@ def value_only_link(fact: Fact, cand: Candidate, ranked: list[Candidate],
     the span agreeing with the claim shares nothing with it but the value: "Bigger changes cost
     £45" against "Home visits … for an extra £45" and "larger changes are charged at £75"."""
     words = claim_words - frozenset(content_tokens(fact.text))
-    if not words or frozenset(content_tokens(cand.span.text)) & words:
+    if not words or cand.span.tokens & words:
         return None
     for other in ranked:
-        if other is cand or not frozenset(content_tokens(other.span.text)) & words:
+        if other is cand or not other.span.tokens & words:
             continue
         if other.span.source_id == cand.span.source_id and other.span.start <= cand.span.start \
                 and cand.span.end <= other.span.end:
