@@ -40,6 +40,12 @@ def _checkable_en(doc: Doc, lo: int, hi: int) -> bool:
     return any(_is_verb(t) for t in toks) and any(t.pos_ in _CONTENT_POS for t in toks if not _is_verb(t))
 
 
+def _finite(verb: Token) -> bool:
+    """A verb that makes a clause by itself ("is covered", "pays", "will need")."""
+    return verb.tag_ in ("VBZ", "VBP", "VBD", "MD") or any(
+        c.dep_ in ("aux", "auxpass") and c.tag_ in ("VBZ", "VBP", "VBD", "MD") for c in verb.children)
+
+
 def _subject_of(verb: Token) -> Token | None:
     while True:
         for child in verb.children:
@@ -90,6 +96,12 @@ def en_parts(doc: Doc, offset: int, original: str) -> list[Part]:
                 comma = doc[marks[0].i - 1].text == ","
                 cut = doc[marks[0].i - 1].idx if comma else marks[0].idx
                 cuts.append((cut, marks[0].idx + len(marks[0].text), tok.head, tok, marks[0].i + 1))
+        elif tok.dep_ in ("nsubj", "nsubjpass") and _is_verb(tok.head) and tok.head.i > tok.i \
+                and (first := tok.left_edge.i) >= 2 and doc[first - 1].lower_ in ("and", "but") \
+                and doc[first - 2].text == "," and _finite(tok.head):
+            # ", and the sump pump is covered for 10 years": a clause with its own subject, even
+            # where the parse hangs it on a word before ("a warranty that transfers …").
+            cuts.append((doc[first - 2].idx, doc[first].idx, tok.head, tok.head, first))
     for tok in doc:
         if tok.text == ";" and 0 < tok.i < len(doc) - 1:
             cuts.append((tok.idx, tok.idx + 1, None, None, tok.i + 1))

@@ -57,6 +57,7 @@ UNITS = _expand(
         "m": ("metres", "meters", "metre", "meter", "m", "米", "公尺"),  # 公尺: Taiwan's metre
         "kg": ("kilograms", "kilogram", "kilos", "kilo", "kg", "公斤", "千克"),
         "cm": ("centimetres", "centimeters", "centimetre", "centimeter", "cm", "公分", "厘米"),
+        "ft": ("feet", "foot", "ft"),  # a tree's, a room's height: "a 7 ft tree"
         "inch": ("inches", "inch", "英寸", "寸", "吋"),  # a suitcase's or a screen's size
         "litre": ("litres", "liters", "litre", "liter", "公升", "升"),
         "g": ("grams", "gram", "g", "克"),
@@ -84,6 +85,7 @@ UNITS = _expand(
         "m2": ("square metres", "square meters", "square metre", "square meter", "sq m", "m²", "sqm", "平方米",
                "平方公尺", "平米", "平方", "平"),
         "km2": ("square kilometres", "square kilometers", "sq km", "km²", "平方公里", "平方千米"),
+        "ft2": ("square feet", "square foot", "sq ft", "ft²"),
     }
 )
 
@@ -106,6 +108,8 @@ PER_WORDS = _expand(
         "order": ("order", "单", "笔"),
         "km": ("km", "公里"),
         "m": ("metre", "meter", "米", "公尺"),  # fencing, flooring: "每米165元", "$85 per metre"
+        "ft": ("foot", "linear foot", "ft"),  # "$85 to $110 per linear foot"
+        "ft2": ("square foot", "sq ft"),
         "kg": ("kg", "公斤"),
         "litre": ("litre", "liter", "公升", "升"),
         "kWh": ("kwh", "kilowatt-hour", "千瓦时", "度"),  # electricity: 每度 = per kWh

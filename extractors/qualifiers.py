@@ -211,7 +211,8 @@ _ANTONYMS = [(re.compile(a), re.compile(b)) for a, b in (
     (r"照常|照样", r"暂停|停止"),  # "节假日期间取送服务暂停"
     (r"便宜|下浮", r"上浮|加价"),  # "在前台订便宜10%" against "前台预订价格上浮10%"
     # included in the price against paid for apart: "报名费包含参访行程" / "参访行程……费用另计"
-    (r"包含|包括|已含|含在", r"另计|另行收费|另外收费|须另付|需另付|另付费|自费|自理"),
+    # ("价格含工资及旧玻璃回收": a bare 含 after the price it is part of)
+    (r"包含|包括|已含|含在|(?:价格|价钱|费用|收费|售价|报价|定价)含", r"另计|另行收费|另外收费|须另付|需另付|另付费|自费|自理"),
     (r"\binclud(?:e|es|ed|ing)\b", r"\b(?:charged|billed|priced|paid for) separately\b|\bat (?:an )?extra (?:cost|charge)\b"),
 )]
 

@@ -26,6 +26,7 @@ def _worked(analyzer, answer: str, value: str, question: str = "") -> str | None
     ("每人先付新台幣300元訂金，10個人就是3,000元。", "3,000元", "", "新台幣300元 × 10"),
     ("中介费按一个月工资的一半收，7000元月薪就是3500元。", "3500元", "", "7000元 × 一半"),
     ("运动鞋每双39元，两双是78元。", "78元", "", "每双39元 × 2"),
+    ("單件傢俬棄置每件港幣350元起，兩件就係港幣700元起。", "港幣700元起", "", "每件港幣350元起 × 2"),  # 就係: Cantonese 就是
     ("兩件夏季恤衫每件港幣165蚊，兩條裙每條港幣150蚊，總共港幣630蚊。", "港幣630蚊", "", "每件港幣165蚊 × 2 + 每條港幣150蚊 × 2"),
     ("The hammer is £38 a day, and weekend hire is charged at one and a half times that, so £57 a day.", "£57 a day", "",
      "£38 a day × one and a half times"),
@@ -135,6 +136,26 @@ def test_a_claim_that_is_only_a_sum_rests_on_the_sentence_stating_its_amounts(an
                    "挂机每台120元，柜机200元。合计340元。"):  # no working gives 340
         total = next(c for c in lexical.verify(answer, [source]).claims if "合计" in c.text)
         assert total.label != "supported", (answer, total)
+
+
+def test_a_total_stated_last_after_a_split_so_is_a_sum_too(analyzer):
+    """"…, so it's $159 in total": the split leaves "it's $159 in total", whose cue follows the
+    value. It is worked out from the two amounts the source states, not left unsupported; a
+    total that names what it is the total of is no bare sum."""
+    from verifier import Verifier
+    from verifier.arithmetic import working
+
+    lexical = Verifier("lexical", analyzer=analyzer)
+    source = {"id": "S1", "text": "A 6 ft Noble fir is $119, a 7 ft tree is $139 and an 8 ft tree is $169. "
+                                  "Delivery is $20 per order."}
+    answer = "A 7 ft Noble fir is $139, and delivery adds $20, so it's $159 in total."
+    total = next(c for c in lexical.verify(answer, [source]).claims if "$159" in c.text)
+    assert (total.text, total.label) == ("it's $159 in total", "supported"), total
+    assert "$139 + $20" in total.reason
+    wrong = next(c for c in lexical.verify(answer.replace("$159", "$179"), [source]).claims if "$179" in c.text)
+    assert wrong.label != "supported", wrong
+    named = split_claims("The tree is $139, and delivery adds $20. The order is $159 in total.", analyzer=analyzer)[-1]
+    assert working(named, "The tree is $139, and delivery adds $20. ") == []
 
 
 def test_operands_stated_needs_every_amount_of_the_working(analyzer):

@@ -110,6 +110,14 @@ def test_a_clause_with_its_own_subject_carries_none(analyzer: Analyzer) -> None:
         "Resoles are guaranteed for half a year", "they'll re-dye the leather for free"]
     assert [c.text for c in split_claims("Rent is due monthly, and can be paid online.", analyzer=analyzer)] == [
         "Rent is due monthly", "Rent can be paid online"]
+    # (the parse reads "transfers" as a noun and hangs the second clause on "warranty")
+    answer = "The drain tile system has a lifetime warranty that transfers to the next owner, and the sump pump is covered for 10 years."
+    assert [c.text for c in split_claims(answer, analyzer=analyzer)] == [
+        "The drain tile system has a lifetime warranty that transfers to the next owner",
+        "the sump pump is covered for 10 years"]
+    # A noun phrase after ", and" without a verb of its own is no clause.
+    answer = "Refunds cover the ticket, and the booking fee paid at checkout."
+    assert len(split_claims(answer, analyzer=analyzer)) == 1
 
 
 def test_each_sentence_of_a_mixed_answer_gets_its_own_pipeline(analyzer: Analyzer) -> None:

@@ -97,6 +97,16 @@ def test_a_name_in_its_own_role_still_matches(analyzer, answer):
     assert names and all(status == "matched" for status, _ in names.values())
 
 
+def test_the_name_a_source_opens_with_is_the_party_it_speaks_for(analyzer):
+    """"Clearword is ... in Bristol. Sessions can take place at our clinic ... (plus £20 travel
+    within Bristol)": "our clinic" is Clearword's, whatever other name the sentence holds."""
+    text = ("Clearword is an independent speech and language therapy practice in Bristol. Sessions can take place at "
+            "our clinic, at your child's nursery or school (plus £20 travel within Bristol), or online by video.")
+    names = _names(analyzer, "Clearword offers sessions online by video as well as at its clinic or at your "
+                             "child's nursery or school.", text)
+    assert names["Clearword"][0] == "matched", names
+
+
 def test_two_sources_the_claim_shares_few_words_with_still_conflict(analyzer):
     # Neither source is worded like the claim; the model reads one as saying it, the other as
     # disagreeing, and each gives its own number of days.

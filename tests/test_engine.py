@@ -280,6 +280,7 @@ PARCEL_SOURCE = {"id": "S1", "text": "A parcel is considered lost if it has not 
                                      "dispatch for Economy or 15 days for Priority."}
 
 
+GROUP_RATES = {"id": "S1", "text": "费用按人数计算：10至29人每人650元，30人及以上每人580元。"}
 FRIDGE = {"id": "S1", "text": "Haverly Home gives a trade-in credit of $200 on new refrigerators priced over $1,200 "
                               "and $120 on new refrigerators priced up to $1,200."}
 
@@ -296,6 +297,14 @@ STIPEND = {"id": "S1", "text": "The annual wellness stipend is $600 for full-tim
 FARES = {"id": "S1", "text": "Seniors aged 65 and over pay 50% of the adult price; students aged 18 to 25 with a "
                              "student card pay 70%."}
 DEPOSITS = {"id": "S1", "text": "经济型和舒适型车辆的车辆押金为3000元，SUV及商务车为5000元，豪华车型为10000元。"}
+BOARDS = {"id": "S1", "text": "The manufacturer's structural guarantee on the boards is 25 years for Classic and 30 "
+                              "years for Heritage, provided the floor is cleaned with approved products."}
+DISTANCES = {"id": "S1", "text": "设备距离宾客座位不少于3米，距离窗帘、气球、纱幔等可燃装饰物不少于2米。"}
+TREES = {"id": "S1", "text": "A 6 ft Noble fir is $119, a 7 ft tree is $139 and an 8 ft tree is $169."}
+EXTRAS = {"id": "S1", "text": "以上价格含两名搬运工。床垫每张另收30元，冰箱、洗衣机等大家电每台另收50元。"}
+HUTS = {"id": "S1", "text": "Peak season (1 July to 31 August) rates are £45 per day or £260 per week; off-peak rates "
+                            "are £30 per day or £170 per week."}
+FLUES = {"id": "S1", "text": "A CCTV flue inspection can be added to a sweep for £60, or booked on its own for £95."}
 GUARANTEES = {"id": "S1", "text": "All fitted locks carry a 12-month workmanship guarantee; Smart Lock hardware also "
                                   "has a 3-year manufacturer warranty."}
 PICKUP = {"id": "S1", "text": "普通衣物取件时间为收衣后3天，羽绒服、大衣类为5天。"}
@@ -320,6 +329,11 @@ TYRES = {"id": "S1", "text": "Roadgrip charges $25 per tyre for fitting and bala
     (FRIDGE, "For a new refrigerator priced over $1,200, Haverly gives a $120 trade-in credit.", [("$120", "$200")]),
     (FRIDGE, "For a new refrigerator priced over $1,200, Haverly gives a $200 trade-in credit.", []),
     (FRIDGE, "For a new refrigerator priced up to $1,200, Haverly gives a $120 trade-in credit.", []),
+    # Each case leads with its own head count: the claim's count picks its price, a total worked
+    # out from the price lists nothing.
+    (GROUP_RATES, "25个人的话每人580元。", [("每人580元", "650元")]),
+    (GROUP_RATES, "25个人的话按每人580元算，一共14500元。", [("每人580元", "650元")]),
+    (GROUP_RATES, "35个人的话每人580元。", []),
     # What heads the list before its colon is every case's; 非定制 is not 定制.
     (HEARING_AID, "非定制耳背机的试戴期是14天。", [("14天", "30天")]),
     (HEARING_AID, "定制机的试戴期是14天。", []),
@@ -378,9 +392,29 @@ TYRES = {"id": "S1", "text": "Roadgrip charges $25 per tyre for fitting and bala
     # 双板套装 shares 板套 with 单板套装 and is its sibling, not it.
     (SKI_KIT, "双板套装每天150元。", []),
     (SKI_KIT, "单板套装每天150元。", [("每天150元", "每天180元")]),
+    # A size the claim states names its case, whatever name the first case was given.
+    (TREES, "A 7 ft Noble fir is $139.", []),
+    (TREES, "A 7 ft Noble fir is $119.", [("$119", "$139")]),
+    (TREES, "An 8 ft Noble fir is $139.", [("$139", "$169")]),
+    # The topic leading the first case ("structural guarantee on the boards") is every case's: the
+    # question's case (Heritage) binds the claim that repeats only the topic.
+    (BOARDS, "The boards have a 25-year structural guarantee from the manufacturer.", [("25-year", "30 years")]),
+    (BOARDS, "The boards have a 30-year structural guarantee from the manufacturer.", []),
+    # A bound on a length is a rule of its own, not a size naming a case.
+    (DISTANCES, "离宾客座位至少3米，离窗帘、气球、纱幔这些可燃装饰至少2米。", []),
+    # The claim's own case (冰箱), not the one its sentence named before it (床垫).
+    (EXTRAS, "床垫每张另加50元，冰箱另加30元。", [("30元", "50元")]),
+    (EXTRAS, "床垫每张另加30元，冰箱另加50元。", []),
+    # "A week" names the weekly rate of the season the claim names.
+    (HUTS, "A week in August is peak season, so it's £260.", []),
+    (HUTS, "In peak season a day costs £260.", [("£260", "£45 per day")]),
+    # "or booked on its own" goes on with the first case's subject: that is the topic, not a case.
+    (FLUES, "A CCTV flue inspection costs £60 if you book it on its own.", [("£60", "£95")]),
+    (FLUES, "A CCTV flue inspection costs £95 if you book it on its own.", []),
 ])
 def test_a_value_belongs_to_the_case_the_sentence_gives_it_for(lexical, source, answer, values):
-    claim = lexical.verify(answer, [source]).claims[-1]
+    question = "What guarantee comes with Northmere's Heritage oak?" if source is BOARDS else None
+    claim = lexical.verify(answer, [source], question=question).claims[-1]
     assert [(f.text, f.evidence_text) for f in claim.facts if f.status == "mismatched"] == values
     assert (claim.label == "contradicted") == bool(values)
 
@@ -976,6 +1010,9 @@ def test_cantonese_words_are_read_as_their_written_forms() -> None:
     # 揀 is 選 ("choose"): the claim shares its words with the written-Chinese source.
     assert token_recall("趕時間可以揀特快", "鞋踭及前掌可選特快服務") > token_recall("趕時間可以要特快", "鞋踭及前掌可選特快服務")
     assert token_recall("維修要幾多錢", "維修要多少錢") == 1.0
+    # So are everyday Mandarin words for a policy's written ones.
+    assert token_recall("客户不能自己操作", "客户及酒店人员不得自行操作") > 0.8 \
+        > token_recall("客户不会亲手操作", "客户及酒店人员不得自行操作")
 
 
 @pytest.mark.parametrize("answer, dropped", [

@@ -487,6 +487,10 @@ def test_one_a_share_of_a_group_or_a_count_of_things_after_a_bound_is_no_count(t
     ("兩百公尺大約新台幣九萬元", "兩百公尺", "200", "m", None),
     ("鐵絲網圍籬每公尺新台幣450元", "每公尺新台幣450元", "450", None, "m"),
     ("Timber fencing is $85 per metre installed.", "$85 per metre", "85", None, "m"),
+    # Feet, as a size and as what a price is per; square feet are an area.
+    ("A 7 ft Noble fir is $139.", "7 ft", "7", "ft", None),
+    ("Interior drain tile runs $85 per linear foot.", "$85 per linear foot", "85", None, "ft"),
+    ("a 2,000 sq ft home", "2,000 sq ft", "2000", "ft2", None),
 ])
 def test_shares_back_every_day_of_the_week_guests_and_metres(text, said, value, unit, per):
     (fact,) = [f for f in extract_numbers(text) if f.text == said]

@@ -260,6 +260,9 @@ def test_rule_for_another_customer_type_is_no_evidence_for_the_asker(lexical):
     ("Pets are permitted in the lobby.", "Pets are prohibited in the lobby.", ("permitted", "prohibited")),
     ("跨行取现每月前3笔收费", "跨行取现每月前3笔免费", ("收费", "免费")),
     ("週日也有看診", "週日及國定假日休診", ("看诊", "休诊")),
+    # A bare 含 after the price it is part of: what the price includes is not charged apart.
+    ("舊玻璃回收要另外收費", "國產車前擋風玻璃更換新臺幣6,800元起，價格含工資及舊玻璃回收", ("另外收费", "价格含")),
+    ("价格含工资，旧玻璃回收另外收费", "价格含工资，旧玻璃回收须另外收费", None),
     # The same word on both sides, or no opposite at all, is no swap.
     ("Prices include taxes.", "Prices include taxes but exclude shipping.", None),
     ("Returns are free.", "Returns are accepted within 30 days.", None),

@@ -178,6 +178,61 @@ def test_a_rule_stated_without_its_condition_is_partial(analyzer, answer, condit
     assert condition in report.reason
 
 
+def test_a_span_stating_every_amount_a_sum_is_worked_out_from_grounds_it(analyzer):
+    """"25个人的话按每人650元算，一共16250元" shares few words with "10至29人每人650元", but the
+    span states its head count's band and its price, and the total is worked out from them."""
+    from verifier.arithmetic import working
+
+    high = NLIScores(entailment=0.97, neutral=0.02, contradiction=0.01)
+    text = "护航提供急救员培训。费用按人数计算：10至29人每人650元，30人及以上每人580元。"
+    claim = split_claims("25个人的话按每人650元算，一共16250元。", analyzer=analyzer)[0]
+    (piece,) = working(claim)
+    read = claim.text.replace(piece, "")  # the claim as the model reads it, without its sum
+    candidates = SpanIndex([segment_source(Source(id="S1", text=text))]).candidates(claim)
+    scored = [ScoredCandidate(c, high, True, None, (c.span.text, read)) for c in candidates]
+    facts = check_facts(claim, candidates, min_relevance=Thresholds().relevance)
+    report = label_claim("c1", claim, scored, facts, Thresholds(), "zh-Hans")
+    assert report.label == "supported", report.reason
+
+
+def test_a_condition_stated_as_a_lead_phrase_is_stated(analyzer):
+    """"With glass cover, ..." states "If your motor policy includes glass cover" in fewer words;
+    a lead naming something else does not."""
+    high = NLIScores(entailment=0.97, neutral=0.02, contradiction=0.01)
+    text = ("If your motor policy includes glass cover, you can book directly with Glassbay and we will handle the "
+            "claim with your insurer.")
+    assert _label(analyzer, "With glass cover, Glassbay can deal with the claim for you.", text,
+                  scores=high).label == "supported"
+    report = _label(analyzer, "With a booking, Glassbay can deal with the claim for you.", text, scores=high)
+    assert report.label == "partial" and "glass cover" in report.reason
+
+
+WINDSCREENS = ("For a chip repair, most insurers charge no excess and your no-claims discount is not affected. "
+               "For a replacement, you pay the excess set by your insurer when the work is carried out.")
+
+
+@pytest.mark.parametrize("answer, replacement_entails, label", [
+    # The sentence of another case ("For a chip repair") says it, the claim's own case's does not.
+    ("Your no-claims discount won't be affected by a replacement either.", 0.2, "partial"),
+    # The sentence of the claim's own case entails it: that one is the evidence.
+    ("You'll pay your insurer's excess when the replacement is done.", 0.9, "supported"),
+])
+def test_a_sentence_opening_with_another_case_does_not_support_the_claims_case(analyzer, answer,
+                                                                              replacement_entails, label):
+    claim = split_claims(answer, analyzer=analyzer)[0]
+    candidates = SpanIndex([segment_source(Source(id="S1", text=WINDSCREENS))]).candidates(claim)
+    scored = [ScoredCandidate(c, NLIScores(entailment=e, neutral=0.98 - e, contradiction=0.02), True, None)
+              for c in candidates if c.span.sentences[0] == c.span.sentences[1]
+              for e in [replacement_entails if c.span.text.startswith("For a replacement") else 0.9]]
+    report = label_claim("c1", claim, scored, check_facts(claim, candidates, min_relevance=Thresholds().relevance),
+                         Thresholds(), "en")
+    assert report.label == label, report.reason
+    if label == "partial":
+        assert "a replacement" in report.reason
+    else:
+        assert report.evidence[0].text.startswith("For a replacement")
+
+
 @pytest.mark.parametrize("answer", [
     "Orders over $75 ship free.",                                                   # the threshold is stated
     "Affected customers must be notified within 72 hours of a confirmed breach.",  # the "if" in other words
@@ -388,6 +443,13 @@ def test_paying_for_a_year_is_found_in_a_word_for_paying_by_the_year(analyzer, a
      "aged 3 to 9.", ("$62", "mismatched", "$48")),
     ("Your 15-year-old fits the Youth Club.", "The Youth Club is for ages 8 to 13.", ("15-year", "missing", None)),
     ("孩子8岁可以报名少儿班。", "少儿班面向6至12岁儿童。", ("8岁", "matched", "6至12岁")),
+    # The asker's own age is no rival of the source's lower bound; it sits in the band.
+    ("Aerolift takes flyers from age four, so your 5-year-old is old enough.",
+     "Aerolift welcomes flyers from 4 years old. Children aged 4 to 15 must be accompanied by a parent or guardian.",
+     ("5-year", "matched", "4 to 15")),
+    ("Aerolift takes flyers from age four, so your 3-year-old is old enough.",
+     "Aerolift welcomes flyers from 4 years old. Children aged 4 to 15 must be accompanied by a parent or guardian.",
+     ("3-year", "mismatched", "4 years")),
 ])
 def test_the_askers_age_is_found_in_the_age_band_beside_the_claims_price(analyzer, answer, text, found):
     facts = _facts(analyzer, answer, text)

@@ -13,6 +13,7 @@ from verifier.comparison import is_limit, satisfies
 from verifier.fact_result import FactResult
 
 _OLD_AFTER = re.compile(r"[- ](?:years?[- ])?olds?\b|-olds?\b", re.IGNORECASE)
+_YOUR = re.compile(r"\b(?:your|my|our)\s+$", re.IGNORECASE)
 _AGE_WORD = re.compile(r"\bag(?:e|ed|es)\b|岁|歲", re.IGNORECASE)
 
 
@@ -23,8 +24,11 @@ def asker_age(result: FactResult, results: Sequence[FactResult], claim: Claim,
     "$62 for your seven-year-old" is not found in "$62 for visitors aged 10 and over and $48 for
     children aged 3 to 9", where another price stands between $62 and the band holding seven."""
     fact, q = result.fact, result.fact.value
-    if (result.status != "missing" or fact.kind != "number" or not isinstance(q, Quantity) or q.unit != "year"
-            or q.comparator != "eq" or q.value is None):
+    # (an age the claim gives as the asker's own, "your 5-year-old", is no rival of the source's
+    # lower bound "from 4 years old" either)
+    own = result.status == "mismatched" and _YOUR.search(claim.source_text[: fact.start - claim.start]) is not None
+    if (result.status != "missing" and not own or fact.kind != "number" or not isinstance(q, Quantity)
+            or q.unit != "year" or q.comparator != "eq" or q.value is None):
         return None
     if not (_OLD_AFTER.match(claim.source_text, fact.end - claim.start) or fact.text.endswith(("岁", "歲"))):
         return None

@@ -29,7 +29,7 @@ _COUNTED = "人位台张張间間晚天日月次件份套条條只隻双雙"
 # that happen to multiply to a third ("2 hours, 10 people, $20") prove nothing.
 _RESULT_CUE = re.compile(r"\b(?:so|total(?:ling|s)?|in total|altogether|combined|comes? to|works? out|means?|"
                          r"that's|which is|making)\b|,\s*at\b|一共|总共|總共|合计|合計|加起来|加起來|共计|共計|总计|總計|"
-                         r"就是|即係|即是|所以|算|平均|\bon average\b|\baverages?\b|[，,]\s*是|=|＝"
+                         r"就是|就係|即係|即是|所以|算|平均|\bon average\b|\baverages?\b|[，,]\s*是|=|＝"
                          # a count, then the total: "两双是78元", "三台要360元"
                          rf"|[两兩二三四五六七八九十百\d]+\s*(?:[个個{_COUNTED}]|公尺|米)\s*"
                          r"(?:是|要|共|大约|大約|约|約)",
@@ -37,6 +37,8 @@ _RESULT_CUE = re.compile(r"\b(?:so|total(?:ling|s)?|in total|altogether|combined
 _ABOUT = re.compile(r"大约|大約|约|約")
 # Counts and a verb before the cue: "三台租两天", "两个人住三晚"
 _COUNTS_ONLY = re.compile(rf"(?:[两兩二三四五六七八九十百\d]+\s*[个個]?[{_COUNTED}]|[租住用买買坐乘\s])+")
+# What may come before a total stated last: "it's $159 in total", "that comes to $80 altogether"
+_ONLY_IT = re.compile(r"\s*(?:(?:and|so)\s+)?(?:it|that|this)(?:'s|’s|\s+is|\s+comes\s+to|\s+will\s+be)?\s*", re.IGNORECASE)
 _TOTAL_AFTER = re.compile(r"\s*(?:in total|total|altogether|combined|all told|in all)\b", re.IGNORECASE)
 # How many: "both", "the two of you", "三台", "10個人", "9个月" (a count stated as a number fact
 # is found by the extractor; these are the words it leaves alone).
@@ -159,15 +161,17 @@ def working(claim: Claim, earlier: str = "", question: str = "") -> list[str]:
         before = claim.source_text[: fact.start - claim.start]
         lead = _ABOUT.match(fact.text)
         cue = list(_RESULT_CUE.finditer(before + (lead.group(0) if lead else "")))
-        if cue:
+        end = fact.end - claim.start
+        total = _TOTAL_AFTER.match(claim.source_text, end)  # "so $105 in total"
+        if not cue and total and _ONLY_IT.fullmatch(before):
+            pieces.append(claim.source_text[: total.end()])  # "it's $159 in total" (its "so" went with the split)
+        elif cue:
             # The whole clause goes, with its comma: "，7000元月薪就是3500元" (its inputs read alone
             # look like a rival value to the model).
             commas = [m.start() for m in re.finditer(r"[，,;；]", before[: cue[-1].start() + 1])]
             start = commas[-1] if commas else cue[-1].start()
             if not commas and _COUNTS_ONLY.fullmatch(before[: cue[-1].start()]):
                 start = 0  # "三台租两天一共1560元": the counts it is worked out with go too
-            end = fact.end - claim.start
-            total = _TOTAL_AFTER.match(claim.source_text, end)  # "so $105 in total"
             pieces.append(claim.source_text[start : total.end() if total else end])
     return pieces
 

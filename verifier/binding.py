@@ -23,9 +23,10 @@ from dataclasses import dataclass
 from extractors import Claim, Fact
 from extractors.compare import compare_facts, same_dimension
 from extractors.tokens import content_tokens
-from verifier.cases import (CJK, SENTENCE_END, Group, blank, case_keys, case_words, names_in, own_words, value_groups,
-                            word_key, word_keys)
+from verifier.arithmetic import worked_out
 from verifier.candidates import Candidate
+from verifier.cases import (SENTENCE_END, Group, blank, case_keys, case_words, english_sides, first_case_clause,
+                            names_in, names_sibling, own_words, value_groups, word_keys)
 from verifier.segment import Span
 
 _EXCEPT = re.compile(r"([\u4e00-\u9fff]{2,4}?)(?:以外|之外)")
@@ -63,8 +64,16 @@ def bound_elsewhere(fact: Fact, agree: Fact, span: Span, values: list[Fact], cla
         here = next(g for g in groups if agree in g.values)
         if len(here.values) == 1 and _case_by_value(claim, fact, span, groups) is here:
             return None
+        if (sized := _sized(claim, fact, span, groups)) is not None:
+            # The claim's size names the case: its value is the one given with that size.
+            if sized is not here:
+                return _value_in(sized, here, agree, fact)
+            if len(here.values) == 1:
+                return None
+            start, end, inside = here.start, here.end, list(here.values)
+            continue
         rival = _rival(fact, agree, _leaves(groups, here, span.text, span.start), here, span.text, span.start,
-                       _Asker(mine, context, tuple(o for o in claim.facts if o is not fact), named_by_claim))
+                       _Asker(mine, context, tuple(o for o in claim.facts if o is not fact), named_by_claim, claim.text))
         if rival is not None or len(here.values) == len(inside):
             return rival
         start, end, inside = here.start, here.end, list(here.values)
@@ -104,6 +113,37 @@ def _case_by_value(claim: Claim, fact: Fact, span: Span, groups: list[Group]) ->
     return named[0] if len(named) == 1 else None
 
 
+# Sizes pick the case they are stated with: "a 7 ft tree is $139" (after "A 6 ft Noble fir is $119").
+_SIZES = frozenset({"ft", "ft2", "m", "m2", "cm", "inch"})
+
+
+def _sized(claim: Claim, fact: Fact, span: Span, groups: list[Group]) -> Group | None:
+    """The group of the size the claim states, when the span states it in that group and no
+    other: "A 7 ft Noble fir is $139" against "A 6 ft Noble fir is $119, a 7 ft tree is $139 and
+    an 8 ft tree is $169" is the 7 ft case, whatever the first case's name. A size is a plain
+    length or area ("at least 3 metres" is a rule), of another slot than `fact` unless it is `fact`."""
+    def group_of(o: Fact) -> Group | None:
+        return next((g for g in groups if span.start + g.start <= o.start < span.start + g.end), None)
+
+    for c in claim.facts:
+        if c.kind == "number" and getattr(c.value, "unit", None) in _SIZES and c.value.per is None \
+                and c.value.comparator == "eq" and (c is fact or not same_dimension(c, fact)):  # type: ignore[union-attr]
+            where = {id(g): g for o in span.facts if o.kind == "number" and compare_facts(c, o) == "equal"
+                     and (g := group_of(o)) is not None}
+            if len(where) == 1:
+                return next(iter(where.values()))
+    return None
+
+
+def _value_in(group: Group, here: Group, agree: Fact, fact: Fact) -> Fact | None:
+    """`group`'s value in the place `agree` has in `here`, when it differs from the claim's."""
+    value = group.values[0] if len(group.values) == 1 else (
+        group.values[here.values.index(agree)] if len(group.values) == len(here.values) else None)
+    if value is None or not _parallel(agree, value) or compare_facts(fact, value) != "different":
+        return None
+    return value
+
+
 @dataclass(frozen=True)
 class _Asker:
     """What the claim brings to binding: its words around the value (`mine`), the words of its
@@ -113,6 +153,7 @@ class _Asker:
     context: frozenset[str]
     claim_facts: tuple[Fact, ...]
     window: bool
+    text: str = ""  # the claim's text
 
 
 def _rival(fact: Fact, agree: Fact, groups: list[Group], here: Group, text: str, offset: int,
@@ -131,19 +172,22 @@ def _rival(fact: Fact, agree: Fact, groups: list[Group], here: Group, text: str,
         return (case_keys(words, spans) | word_keys(_ASIDE.sub("", blank(words, spans)))) \
             - frozenset().union(*(word_keys(v.text) for v in g.values))
 
-    owns = {id(g): own_of(g) for g in groups}  # (read many times below)
+    # Only a sentence that names each case counts ("for Economy … for Priority"), not one that
+    # varies a value by a condition the claim may word otherwise ("billed annually … monthly").
+    side, topic = english_sides(groups, text, offset)
+    # (the topic leading the first case is every case's: "The manufacturer's structural guarantee
+    # on the boards is 25 years for Classic and 30 years for Heritage"; a claim repeating it does
+    # not thereby keep the first case's value)
+    owns = {id(g): own_of(g) - (topic if g is here else frozenset()) for g in groups}  # (read many times below)
 
     def own(g: Group) -> frozenset[str]:
         return owns[id(g)]
 
-    # Only a sentence that names each case counts ("for Economy … for Priority"), not one that
-    # varies a value by a condition the claim may word otherwise ("billed annually … monthly").
-    side = _english_sides(groups, text, offset)
     known, values = names_in(text), frozenset().union(*(word_keys(v.text) for g in groups for v in g.values))
     # (a date's month is a value's word, not a case: "the regular deadline is 15 April 2027")
-    named = {id(g): ((case_words(text[g.start:g.end], known) - values) or side.get(id(g), frozenset())) - values
-             for g in groups}
-    if (lead := _first_case_clause(groups, text, offset)) is not None:
+    proper = {id(g): case_words(text[g.start:g.end], known) - values for g in groups}
+    named = {id(g): (proper[id(g)] or side.get(id(g), frozenset())) - values for g in groups}
+    if (lead := first_case_clause(groups, text, offset)) is not None:
         named[id(groups[0])] = case_words(text[lead:groups[0].end], known) - values
     # A claim that names no case takes it from the sentence it was cut from ("青云盘普通会员每月
     # 12元，……，单个文件最大可以上传50GB") or from the question ("我是普通会员").
@@ -161,54 +205,26 @@ def _rival(fact: Fact, agree: Fact, groups: list[Group], here: Group, text: str,
         # In a window, the first sentence's lead is often the page's topic ("青禾驾校为…提供陪练服务"), so
         # against it any word the claim shares with the value's own sentence alone keeps it there ("套餐").
         topic = window and g is groups[0]
-        keeps = (mine | context) & named[id(here)] if mine & (named[id(g)] - own(here)) and not topic else cleared
+        keeps = mine & named[id(here)] if mine & (named[id(g)] - own(here)) and not topic else cleared
         if window and not (mine - named[id(g)]) & own(g):
             continue
         names_other = (not keeps - own(g) and named[id(here)] - own(g) and namer & (named[id(g)] - own(here))
-                       and not _names_sibling(namer, text[g.start:g.end]))
+                       and not names_sibling(namer, text[g.start:g.end]))
         # "the standard Nimbus" against "Nimbus mattresses carry a 10-year …; the Nimbus Luxe carries a
         # 15-year warranty": the claim names the plain case, not the variant.
         base = bool(named[id(g)]) and named[id(g)] < named[id(here)] and named[id(g)] <= mine | context \
             and not (named[id(here)] - named[id(g)]) & (mine | context)
         one_sentence = not SENTENCE_END.search(text, min(g.start, here.start), max(g.end, here.end) - 1)
-        slot_other = fact.kind == "number" and one_sentence and _slot_elsewhere(mine, own(here), own(g))
-        if (value is not None and _parallel(agree, value) and not _same_period(fact, agree, value)
+        # (not when the claim or its question names the value's own case: "30 years for Heritage")
+        slot_other = fact.kind == "number" and one_sentence and _slot_elsewhere(mine, own(here), own(g)) \
+            and not (mine | context) & proper[id(here)]
+        if (value is not None and _parallel(agree, value) and not _same_period(fact, agree, value, asker.text)
                 and compare_facts(fact, value) == "different"
                 and compare_facts(agree, value) != "equal"
                 and not any(compare_facts(o, value) == "equal" for o in claim_facts)
                 and (names_other or slot_other or base)):
             found.append(value)
     return found[0] if len(found) == 1 else None
-
-
-def _first_case_clause(groups: list[Group], text: str, offset: int) -> int | None:
-    """Where the first group's own case starts when a topic clause leads it and the later groups
-    have none: in "饮水机可租用，温热款每月15元，冷热款每月25元" the first case is 温热款, not the topic
-    饮水机 (which a claim about 冷热款 names too). None when every group has a clause before its
-    value ("个人用户，每桶22元；企业用户，每桶18元": there the clause is the case)."""
-    if len(groups) < 2 or not CJK.search(text[groups[0].start:groups[0].end]):
-        return None
-
-    def clause_cut(g: Group) -> int | None:
-        # (the offset in `text` after the last comma before the group's first value)
-        head = text[g.start:g.values[0].start - offset]
-        cut = max((m.end() for m in re.finditer(r"[，,]", head.lstrip(" ,;，；、"))), default=None)
-        return None if cut is None else g.start + len(head) - len(head.lstrip(" ,;，；、")) + cut
-
-    if any(clause_cut(g) is not None for g in groups[1:]):
-        return None
-    return clause_cut(groups[0])
-
-
-def _names_sibling(namer: frozenset[str], group_text: str) -> bool:
-    """Whether the claim names a sibling of the group's Chinese case rather than the case: 双板套装
-    beside 单板套装, 冷热款 beside 温热款. The shared character pair (板套, 热款) says only that
-    both are cases of one kind; the lead pair (单板) is the one that names it."""
-    lead = re.match(r"\W*([\u4e00-\u9fff]{2,})", group_text.strip(" ,;，；、"))
-    first = content_tokens(lead.group(1))[:1] if lead else []
-    if not first or len(first[0]) != 2 or first[0] in namer:
-        return False
-    return any(len(t) == 2 and t[1] == first[0][1] and t != first[0] and CJK.match(t) for t in namer)
 
 
 def _slot_elsewhere(mine: frozenset[str], here: frozenset[str], other: frozenset[str]) -> bool:
@@ -237,42 +253,17 @@ def _date_sort(f: Fact) -> str:
     return {"weekday_range": "weekday", "time": "time"}.get(f.value.granularity, "day")  # type: ignore[union-attr]
 
 
-def _same_period(fact: Fact, agree: Fact, value: Fact) -> bool:
+def _same_period(fact: Fact, agree: Fact, value: Fact, claim_text: str) -> bool:
     """Whether the claim's price names its case by its period: "£96 for the year" against "£8.50
-    a month or £96 a year" is the yearly price, whatever else the claim names."""
+    a month or £96 a year" is the yearly price, whatever else the claim names; so is "£260" in
+    "A week in August is peak season, so it's £260" against "£45 per day or £260 per week"."""
     period = getattr(fact.value, "per", None)
+    if period is None and (said := _PERIOD_SAID.search(claim_text)):
+        period = said.group(1).lower()
     return period is not None and period == getattr(agree.value, "per", None) != getattr(value.value, "per", None)
 
 
-def _english_sides(groups: list[Group], text: str, offset: int) -> dict[int, frozenset[str]]:
-    """The words that name each English group's case. Parallel English cases either lead their
-    values ("seniors aged 65 pay 50%; students aged 18 to 25 pay 70%") or trail them ("15 cents
-    per black-and-white page and 50 cents per colour page"); the later groups show which, and in
-    the trailing pattern what leads the first group is the topic ("Printing costs"). Words the
-    groups share there are the slot, not the case ("page"); a leading case stands before them
-    ("Standard members may claim interim expenses …, and Gold members may claim …": "Standard",
-    not the topic "interim expenses"). Used for a group with no capitalised case name: in "99.9%
-    monthly availability for Standard and 99% for Cool" "Standard" is the case."""
-    if any(CJK.search(text[g.start:g.end]) for g in groups):
-        return {}
-
-    def words(a: int, b: int) -> list[str]:
-        return [word_key(t) for t in content_tokens(text[a:b]) if not any(ch.isdigit() for ch in t)]
-
-    before = [words(g.start, g.values[0].start - offset) for g in groups]
-    after = [words(g.values[-1].end - offset, g.end) for g in groups]
-    if all(before[1:]) and not any(after[1:]):
-        sides, lead = before, True
-    elif all(after[1:]) and not any(before[1:]):
-        sides, lead = after, False
-    else:
-        return {}  # words on both sides of the later values: no telling which name the case
-    out = {}
-    for k, (g, side) in enumerate(zip(groups, sides)):
-        shared = frozenset().union(*(frozenset(o) for m, o in enumerate(sides) if m != k))
-        cut = next((i for i, w in enumerate(side) if w in shared), len(side)) if lead else 0
-        out[id(g)] = frozenset(side[:cut]) or frozenset(side) - shared
-    return out
+_PERIOD_SAID = re.compile(r"\b(?:a|one|per|each|every|the)\s+(day|week|month|year|night)\b", re.IGNORECASE)
 
 
 def condition_elsewhere(fact: Fact, agree: Fact, span: Span, claim: Claim) -> Fact | None:
@@ -286,7 +277,9 @@ def condition_elsewhere(fact: Fact, agree: Fact, span: Span, claim: Claim) -> Fa
     if fact.kind != "number" or fact.value.comparator != "eq":  # type: ignore[union-attr]
         return None  # a bound is the condition itself, not the value it governs
     others = [f for f in claim.facts if f is not fact and f.kind == "number"]
-    if any(f.value.comparator == "eq" and same_dimension(fact, f) for f in others):  # type: ignore[union-attr]
+    # (a total it works out from the value, "一共14500元", lists nothing)
+    if any(f.value.comparator == "eq" and same_dimension(fact, f) and worked_out(f, claim) is None  # type: ignore[union-attr]
+           for f in others):
         return None  # the claim lists values itself ("10%, rising to 25% below 99.0%"): own_words' job
     # A bound, or, for a price, a size that names the case ("$240 a year" for "a 1,000-litre tank").
     conditions = [f for f in others if f.value.comparator != "eq"  # type: ignore[union-attr]
@@ -315,8 +308,10 @@ def condition_elsewhere(fact: Fact, agree: Fact, span: Span, claim: Claim) -> Fa
             continue
         # Stated before any value of the slot, it is the sentence's topic, every case's: "A
         # one-hour open session costs $30 per person on weekdays and $36 on Saturdays".
+        # ("10至29人每人650元，30人及以上每人580元" gives each case its own count: no topic there)
         first = min((v.start for v in values if same_dimension(fact, v)), default=None)
-        if first is not None and any(v.start < first and states_one(v, condition) for v in owner[0].values):
+        if first is not None and any(v.start < first and states_one(v, condition) for v in owner[0].values) \
+                and not any(same_dimension(condition, v) for v in here.values):
             continue
         rivals = [v for v in owner[0].values if same_dimension(fact, v) and not states(here, v)
                   and compare_facts(condition, v) != "equal" and compare_facts(fact, v) == "different"]

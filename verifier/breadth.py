@@ -167,9 +167,40 @@ def dropped_condition(claim: Claim, span: Span, facts: list[FactResult]) -> str 
         condition = part if _CONDITION_WORD.match(part) else part[m.start():] if k == best and (
             m := _CONDITION_WORD.search(part)) else ""
         # "within 72 hours of a confirmed breach" states "If a breach ... is confirmed" in other words.
-        if condition and token_recall(english_number_words(condition), said) < CONDITION_STATED_RECALL:
+        if condition and token_recall(english_number_words(condition), said) < CONDITION_STATED_RECALL \
+                and not _led_by(said, condition):
             return part
     return None
+
+
+# A sentence that opens with the case it speaks of: "For a chip repair, ..."
+_CASE_LEAD = re.compile(r"\s*for\s+((?:a|an|the)\s+)?([^,]{2,40}),", re.IGNORECASE)
+
+
+def other_case(claim: Claim, span: Span, others: list[Span]) -> tuple[str, Span] | None:
+    """The case another sentence of the span's source opens with and the claim names, when the
+    span opens with a case the claim does not name: "your no-claims discount won't be affected
+    by a replacement" against "For a chip repair, ... your no-claims discount is not affected"
+    beside "For a replacement, you pay the excess ...". With it, the sentence naming that case."""
+    lead = _CASE_LEAD.match(span.text)
+    said = set(content_tokens(claim.text))
+    if lead is None or set(content_tokens(lead.group(2))) & said:
+        return None
+    for other in others:
+        theirs = _CASE_LEAD.match(other.text) if other.source_id == span.source_id and other.start != span.start else None
+        if theirs is not None and (words := set(content_tokens(theirs.group(2)))) and words <= said:
+            return (theirs.group(1) or "") + theirs.group(2), other
+    return None
+
+
+# "With glass cover, ..." states "If your motor policy includes glass cover" in fewer words.
+_LEAD = re.compile(r"\s*(?:with|without|once|after)\s+([^,]{3,60}),", re.IGNORECASE)
+
+
+def _led_by(said: str, condition: str) -> bool:
+    """Whether the claim's sentence opens with a phrase whose every word the condition has."""
+    lead = _LEAD.match(said)
+    return lead is not None and bool(content_tokens(lead.group(1))) and token_recall(lead.group(1), condition) >= 1.0
 
 
 def _plain_number(fact: Fact) -> str:

@@ -2,8 +2,9 @@
 
 "30 days for Economy or 15 days for Priority" is cut between its values at the strongest boundary
 found there (sentence end, then ；/:, then or/and/while/而/但, then a comma) into groups, one per
-case; `case_words` are the words that name a group's case rather than the topic, `own_words` the
-claim's words around its value. `verifier.binding` decides from them which case a value belongs to.
+case; `case_words` (and, by the sentence's pattern, `english_sides` and `first_case_clause`) are the
+words that name a group's case rather than the topic, `own_words` the claim's words around its value.
+`verifier.binding` decides from them which case a value belongs to.
 """
 
 from __future__ import annotations
@@ -148,3 +149,75 @@ def blank(text: str, spans: list[tuple[int, int]]) -> str:
         if 0 <= a <= b <= len(text):
             text = text[:a] + " " * (b - a) + text[b:]
     return text
+
+
+def first_case_clause(groups: list[Group], text: str, offset: int) -> int | None:
+    """Where the first group's own case starts when a topic clause leads it and the later groups
+    have none: in "饮水机可租用，温热款每月15元，冷热款每月25元" the first case is 温热款, not the topic
+    饮水机 (which a claim about 冷热款 names too). None when every group has a clause before its
+    value ("个人用户，每桶22元；企业用户，每桶18元": there the clause is the case)."""
+    if len(groups) < 2 or not CJK.search(text[groups[0].start:groups[0].end]):
+        return None
+
+    def clause_cut(g: Group) -> int | None:
+        # (the offset in `text` after the last comma before the group's first value)
+        head = text[g.start:g.values[0].start - offset]
+        cut = max((m.end() for m in re.finditer(r"[，,]", head.lstrip(" ,;，；、"))), default=None)
+        return None if cut is None else g.start + len(head) - len(head.lstrip(" ,;，；、")) + cut
+
+    if any(clause_cut(g) is not None for g in groups[1:]):
+        return None
+    return clause_cut(groups[0])
+
+
+def names_sibling(namer: frozenset[str], group_text: str) -> bool:
+    """Whether the claim names a sibling of the group's Chinese case rather than the case: 双板套装
+    beside 单板套装, 冷热款 beside 温热款. The shared character pair (板套, 热款) says only that
+    both are cases of one kind; the lead pair (单板) is the one that names it."""
+    lead = re.match(r"\W*([\u4e00-\u9fff]{2,})", group_text.strip(" ,;，；、"))
+    first = content_tokens(lead.group(1))[:1] if lead else []
+    if not first or len(first[0]) != 2 or first[0] in namer:
+        return False
+    return any(len(t) == 2 and t[1] == first[0][1] and t != first[0] and CJK.match(t) for t in namer)
+
+
+_ELLIPTICAL = re.compile(r"[\s,;]*(?:or|and|but)\s+(?:\w+ly\s+)?\w+ed\b", re.IGNORECASE)
+_PARTICIPLE = re.compile(r"\b\w{3,}ed\b")
+
+
+def english_sides(groups: list[Group], text: str, offset: int) -> tuple[dict[int, frozenset[str]], frozenset[str]]:
+    """The words that name each English group's case. Parallel English cases either lead their
+    values ("seniors aged 65 pay 50%; students aged 18 to 25 pay 70%") or trail them ("15 cents
+    per black-and-white page and 50 cents per colour page"); the later groups show which, and in
+    the trailing pattern what leads the first group is the topic ("Printing costs"). Words the
+    groups share there are the slot, not the case ("page"); a leading case stands before them
+    ("Standard members may claim interim expenses …, and Gold members may claim …": "Standard",
+    not the topic "interim expenses"). Used for a group with no capitalised case name: in "99.9%
+    monthly availability for Standard and 99% for Cool" "Standard" is the case. With the names,
+    the topic's words in the trailing pattern (none in the leading one)."""
+    if any(CJK.search(text[g.start:g.end]) for g in groups):
+        return {}, frozenset()
+
+    def words(a: int, b: int) -> list[str]:
+        return [word_key(t) for t in content_tokens(text[a:b]) if not any(ch.isdigit() for ch in t)]
+
+    before = [words(g.start, g.values[0].start - offset) for g in groups]
+    # "A CCTV flue inspection can be added to a sweep for £60, or booked on its own for £95": the
+    # later cases go on with the first one's subject, so that is the topic, and the case starts
+    # at the first one's verb.
+    if all(_ELLIPTICAL.match(text, g.start, g.values[0].start - offset) for g in groups[1:]) \
+            and (verb := _PARTICIPLE.search(text, groups[0].start, groups[0].values[0].start - offset)):
+        before[0] = words(verb.start(), groups[0].values[0].start - offset)
+    after = [words(g.values[-1].end - offset, g.end) for g in groups]
+    if all(before[1:]) and not any(after[1:]):
+        sides, lead = before, True
+    elif all(after[1:]) and not any(before[1:]):
+        sides, lead = after, False
+    else:
+        return {}, frozenset()  # words on both sides of the later values: no telling which name the case
+    out = {}
+    for k, (g, side) in enumerate(zip(groups, sides)):
+        shared = frozenset().union(*(frozenset(o) for m, o in enumerate(sides) if m != k))
+        cut = next((i for i, w in enumerate(side) if w in shared), len(side)) if lead else 0
+        out[id(g)] = frozenset(side[:cut]) or frozenset(side) - shared
+    return out, frozenset() if lead else frozenset(before[0]) - frozenset(after[0])

@@ -72,9 +72,18 @@ def entity_displaced(claim: Claim, result: FactResult, ranked: list[Candidate],
         # Organisations only: the tagger's other labels are too loose to say who fills a role.
         if other.value.label == fact.value.label == "ORG" \
                 and compare_facts(fact, other) == "different" and match_key(other.text) not in claim_key \
-                and not frozenset(content_tokens(other.text)) & words:  # type: ignore[union-attr]
+                and not frozenset(content_tokens(other.text)) & words \
+                and not _page_subject(fact, ranked):  # type: ignore[union-attr]
             return FactResult(fact, "mismatched", other, other.text, top.source_id)
     return result
+
+
+def _page_subject(fact: Fact, ranked: list[Candidate]) -> bool:
+    """Whether the source opens with the name ("Clearword is an independent ... practice in
+    Bristol"): the page speaks for it, so its "we" and "our clinic" are the name's, whatever
+    other name a sentence holds ("plus £20 travel within Bristol")."""
+    key = match_key(fact.text)
+    return any(c.span.sentences[0] == 0 and match_key(c.span.text).startswith(key) for c in ranked)
 
 
 def named_only_beside_rival(claim: Claim, value: Fact, rival: FactResult, rival_span: Span, agree: Fact,

@@ -12,7 +12,7 @@ from extractors.text import match_key
 from extractors.tokens import content_tokens, token_recall
 from models.base import NLIScores
 from verifier.arithmetic import operands_stated
-from verifier.breadth import added_alternative, broadens, dropped_condition, group_value
+from verifier.breadth import added_alternative, broadens, dropped_condition, group_value, other_case
 from verifier.candidates import Candidate
 from verifier.canonical import model_pair
 from verifier.comparison import Comparison, compared, names_the_limit
@@ -152,6 +152,16 @@ def label_claim(
     # (a comparison's limit or category range is no condition the claim leaves out)
     if label == "supported" and (pinned or best) is not None and not (comparison and pinned is limit_span):
         narrower = _says_more(claim, (pinned or best).candidate.span, facts, asker, language)  # type: ignore[union-attr]
+        if narrower is None and (case := other_case(claim, (pinned or best).candidate.span,  # type: ignore[union-attr]
+                                                    [s.candidate.span for s in current])) is not None:
+            # The sentence of the claim's own case decides ("For a replacement, you pay the excess").
+            own = max((s for s in grounded if s.candidate.span.start == case[1].start
+                       and s.candidate.span.source_id == case[1].source_id), key=lambda s: s.scores.entailment, default=None)
+            if own is not None and own.scores.entailment >= thresholds.support:
+                best, score, pinned = own, own.scores.entailment, own if pinned is not None else None
+                reason = message(language, "supported", source=own.candidate.span.source_id, quote=quote(own.candidate.span.text))
+            else:
+                narrower = message(language, "other_subject", source=case[1].source_id, subject=case[0])
         if narrower is not None:
             label, reason = "partial", narrower
 
@@ -214,8 +224,9 @@ def _sum_span(facts: list[FactResult], current: list[ScoredCandidate]) -> tuple[
 
 
 def _states_values(scored: ScoredCandidate, facts: list[FactResult]) -> bool:
-    """Whether the span holds the evidence of every number and date of the claim (and it has some)."""
-    values = _anchoring_values(facts)
+    """Whether the span holds the evidence of every number and date of the claim (and it has some);
+    a value the claim works out ("一共16250元") is in no span, and its operands tie it."""
+    values = [f for f in _anchoring_values(facts) if not (f.status == "matched" and f.source_id is None)]
     span = scored.candidate.span
     return bool(values) and all(f.status == "matched" and f.evidence is not None and f.source_id == span.source_id
                                 and span.start <= f.evidence.start and f.evidence.end <= span.end for f in values)
