@@ -172,6 +172,8 @@ GOLD_SETS = {
     "decision_s": ("decision_gold_s.jsonl", decision_metrics),
     "engine_t": ("engine_gold_t.jsonl", claim_metrics),
     "decision_t": ("decision_gold_t.jsonl", decision_metrics),
+    "engine_u": ("engine_gold_u.jsonl", claim_metrics),
+    "decision_u": ("decision_gold_u.jsonl", decision_metrics),
 }
 
 
