@@ -154,10 +154,8 @@ def label_claim(
         narrower = _says_more(claim, (pinned or best).candidate.span, facts, asker, language)  # type: ignore[union-attr]
         if narrower is None and (case := other_case(claim, (pinned or best).candidate.span,  # type: ignore[union-attr]
                                                     [s.candidate.span for s in current])) is not None:
-            # The sentence of the claim's own case decides ("For a replacement, you pay the excess").
-            own = max((s for s in grounded if s.candidate.span.start == case[1].start
-                       and s.candidate.span.source_id == case[1].source_id), key=lambda s: s.scores.entailment, default=None)
-            if own is not None and own.scores.entailment >= thresholds.support:
+            own = _own_case(case[1], grounded, thresholds)
+            if own is not None:
                 best, score, pinned = own, own.scores.entailment, own if pinned is not None else None
                 reason = message(language, "supported", source=own.candidate.span.source_id, quote=quote(own.candidate.span.text))
             else:
@@ -178,6 +176,14 @@ def label_claim(
         facts=[f.to_report() for f in facts],
         evidence=_evidence(scored, label, thresholds, pinned),
     )
+
+
+def _own_case(span: Span, grounded: list[ScoredCandidate], thresholds: Thresholds) -> ScoredCandidate | None:
+    """The scored `span` (the sentence opening with the claim's own case, "For a replacement, you
+    pay the excess") when it entails the claim: that sentence, not another case's, decides."""
+    own = max((s for s in grounded if s.candidate.span.start == span.start and s.candidate.span.source_id == span.source_id),
+              key=lambda s: s.scores.entailment, default=None)
+    return own if own is not None and own.scores.entailment >= thresholds.support else None
 
 
 def _says_more(claim: Claim, span: Span, facts: list[FactResult], asker: dict[str, set[str]] | None,
