@@ -137,11 +137,18 @@ def _sized(claim: Claim, fact: Fact, span: Span, groups: list[Group]) -> Group |
 
 def _value_in(group: Group, here: Group, agree: Fact, fact: Fact) -> Fact | None:
     """`group`'s value in the place `agree` has in `here`, when it differs from the claim's."""
-    value = group.values[0] if len(group.values) == 1 else (
-        group.values[here.values.index(agree)] if len(group.values) == len(here.values) else None)
+    value = _same_place(group, here, agree)
     if value is None or not _parallel(agree, value) or compare_facts(fact, value) != "different":
         return None
     return value
+
+
+def _same_place(group: Group, here: Group, agree: Fact) -> Fact | None:
+    """`group`'s value for the slot `agree` fills in `here`: its only one, or the same position
+    in a parallel list."""
+    if len(group.values) == 1:
+        return group.values[0]
+    return group.values[here.values.index(agree)] if len(group.values) == len(here.values) else None
 
 
 @dataclass(frozen=True)
@@ -174,11 +181,11 @@ def _rival(fact: Fact, agree: Fact, groups: list[Group], here: Group, text: str,
 
     # Only a sentence that names each case counts ("for Economy … for Priority"), not one that
     # varies a value by a condition the claim may word otherwise ("billed annually … monthly").
-    side, topic = english_sides(groups, text, offset)
+    side, lead_topic = english_sides(groups, text, offset)
     # (the topic leading the first case is every case's: "The manufacturer's structural guarantee
     # on the boards is 25 years for Classic and 30 years for Heritage"; a claim repeating it does
     # not thereby keep the first case's value)
-    owns = {id(g): own_of(g) - (topic if g is here else frozenset()) for g in groups}  # (read many times below)
+    owns = {id(g): own_of(g) - (lead_topic if g is here else frozenset()) for g in groups}  # (read many times below)
 
     def own(g: Group) -> frozenset[str]:
         return owns[id(g)]
@@ -197,9 +204,7 @@ def _rival(fact: Fact, agree: Fact, groups: list[Group], here: Group, text: str,
     for g in groups:
         if g is here:
             continue
-        # The value in the same place: the only one, or the same position in a parallel list.
-        value = g.values[0] if len(g.values) == 1 else (
-            g.values[here.values.index(agree)] if len(g.values) == len(here.values) else None)
+        value = _same_place(g, here, agree)
         # A claim that names this case itself ("長款羽絨乾洗") keeps its value's group only by naming
         # that group's case too, not by a word the first group says for all ("羽絨（短款）乾洗…，羽絨（長款）…").
         # In a window, the first sentence's lead is often the page's topic ("青禾驾校为…提供陪练服务"), so
