@@ -97,14 +97,18 @@ def en_parts(doc: Doc, offset: int, original: str) -> list[Part]:
                 cut = doc[marks[0].i - 1].idx if comma else marks[0].idx
                 cuts.append((cut, marks[0].idx + len(marks[0].text), tok.head, tok, marks[0].i + 1))
         elif tok.dep_ in ("nsubj", "nsubjpass") and _is_verb(tok.head) and tok.head.i > tok.i \
-                and (first := tok.left_edge.i) >= 2 and doc[first - 1].lower_ in ("and", "but") \
+                and (first := tok.left_edge.i) >= 2 and doc[first - 1].lower_ in ("and", "but", "then") \
                 and doc[first - 2].text == "," and _finite(tok.head):
             # ", and the sump pump is covered for 10 years": a clause with its own subject, even
-            # where the parse hangs it on a word before ("a warranty that transfers …").
+            # where the parse hangs it on a word before ("a warranty that transfers …"); so is
+            # ", then it's £1 per hour" after the first half hour's price.
             cuts.append((doc[first - 2].idx, doc[first].idx, tok.head, tok.head, first))
     for tok in doc:
         if tok.text == ";" and 0 < tok.i < len(doc) - 1:
             cuts.append((tok.idx, tok.idx + 1, None, None, tok.i + 1))
+    gapped = _gapped_rest(doc, offset, original)
+    if gapped is not None:
+        cuts.append(gapped[:5])
     cuts.sort(key=lambda c: c[0])
     length = len(doc.text)
     parts: list[Part] = []
@@ -113,13 +117,36 @@ def en_parts(doc: Doc, offset: int, original: str) -> list[Part]:
         if cut <= start:
             continue
         following = cuts[n + 1][0] if n + 1 < len(cuts) else length
-        carry = "" if verb is None else _en_prefix(doc, head, verb, offset, original, first_token)
-        if carry is None or not _checkable_en(doc, start, cut) or not _checkable_en(doc, nxt, following):
+        # (a gapped clause has no verb of its own: its carried one makes it checkable)
+        rest_gap = gapped is not None and cut == gapped[0]
+        carry = gapped[5] if rest_gap else \
+            "" if verb is None else _en_prefix(doc, head, verb, offset, original, first_token)
+        if carry is None or not _checkable_en(doc, start, cut) or not (rest_gap or _checkable_en(doc, nxt, following)):
             continue
         parts.append(Part(offset + start, offset + cut, prefix))
         start, prefix = nxt, carry
     parts.append(Part(offset + start, offset + length, prefix))
     return parts
+
+
+_REST = frozenset({"rest", "balance", "remainder"})
+
+
+def _gapped_rest(doc: Doc, offset: int, original: str) -> tuple[int, int, None, None, int, str] | None:
+    """The cut before "and the rest on completion of fitting", a clause whose verb is the first
+    one's ("You pay a 50% deposit when you order and the rest ..."): it says when the rest is
+    paid, a claim of its own, and carries the first clause's subject and verb."""
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None or root.pos_ != "VERB" or (subj := _subject_of(root)) is None or subj.i > root.i:
+        return None
+    for tok in doc:
+        if tok.lower_ in _REST and tok.i >= 2 and tok.i > root.i and doc[tok.i - 1].lower_ == "the" \
+                and doc[tok.i - 2].lower_ == "and" and not any(_is_verb(t) for t in doc[tok.i + 1:]):
+            first = doc[tok.i - 3] if doc[tok.i - 3].text == "," else doc[tok.i - 2]
+            s, e = subj.left_edge.idx, subj.right_edge.idx + len(subj.right_edge.text)
+            prefix = f"{original[offset + s : offset + e]} {root.text} "
+            return first.idx, doc[tok.i - 1].idx, None, None, tok.i - 1, prefix
+    return None
 
 
 # --- Chinese ---------------------------------------------------------------------------
@@ -134,7 +161,7 @@ def _zh_patterns() -> dict[str, re.Pattern[str]]:
     modal = r"将会|将|会|可以|可|需要|需|必须|须|应当|应该|应|能够|能|要|均|都"
     return {
         "sep": re.compile(r"(?<!\d),(?!\d)|[，;；]"),
-        "conj": re.compile(r"\s*(?:并且|并|而且|且|同时|此外|另外|以及|还(?!是)|也|但是|但|而)\s*"),
+        "conj": re.compile(r"\s*(?:并且|并|而且|且|同时|此外|另外|以及|还(?![是了])|也|但是|但|而)\s*"),
         "also": re.compile(r"\s*(?:还|也)\s*"),
         "modal": re.compile(rf"(?:{modal})"),
         "own_modal": re.compile(rf"\s*(?:不|未|无需|无须|{modal})"),
@@ -145,7 +172,7 @@ def _zh_patterns() -> dict[str, re.Pattern[str]]:
         "time_word": re.compile(r"(?:第[一二三四1-4]季度?|Q[1-4]|\d{4}\s*年|[上下]半年|本季度?|本年度?|今年|去年)$"),
         "subordinate": re.compile(
             r"^\s*(?:如果|要是|若是|假使|万一|如|若|假如|倘若|只要|除非|当(?![天日月年地前场晚面季期])|一旦|由于|因为|虽然|尽管|为了|对于|关于|根据|按照|依据|依照|凡|针对|基于)"
-            rf"|(?:(?<![小按准及临同定])时|时候|期间|的话|之后|以后|之前|以前|(?<![最之以])后|(?<![之以目提])前|情况下|条件下){_END}"
+            rf"|(?:(?<![小按准及临同定])时|时候|期间|的话|嘅话|之后|以后|之前|以前|(?<![最之以])后|(?<![之以目提])前|情况下|条件下){_END}"
         ),
     }
 
@@ -289,6 +316,10 @@ def _age_premise(piece: _Piece, norm: str) -> bool:
         and not any(t in _PREDICATE for _, _, t in piece.words)
 
 
+# "成交价不到一百万的，买方服务费最少一万五": a "……的" with no copula names whom the next clause
+# is about ("是免费的" is a statement of its own).
+_DE_TOPIC = re.compile(r"[^是]*[^是的]的" + _END)
+
 # "平时要注意，雨水管道……": a call to attention states nothing; what it points to follows.
 _LEAD_IN = re.compile(r"(?:注意|记住|记得|留意|提醒您?)\s*$")
 
@@ -317,7 +348,7 @@ def zh_parts(doc: Doc, offset: int, norm: str, original: str) -> list[Part]:
             continue
         pending.append(piece)
         if _checkable_zh(piece, norm) and not p["subordinate"].search(text) and not _age_premise(piece, norm) \
-                and not _LEAD_IN.search(text):
+                and not _LEAD_IN.search(text) and not _DE_TOPIC.fullmatch(text):
             groups.append(pending)
             pending = []
     if pending:

@@ -81,7 +81,8 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         "prefix": re.compile(
             r"(?:(?P<per>(?:每(?:" + zh_per + r")" + _SP + r")?每(?P<perw>" + zh_per + r")))?" + _SP
             + r"(?:(?P<between>(?<![A-Za-z])between|介于|从)" + _SP + r")?"
-            + r"(?:(?P<cmp>" + alternation(CMP_PREFIX) + r")" + _SP + r")?"
+            # ("最低收取1.5万元", "最多收二十块": a charging verb may stand between the bound and its value)
+            + r"(?:(?P<cmp>" + alternation(CMP_PREFIX) + r")" + _SP + r"(?:(?<=[低高少多])(?:收取|收费|收)" + _SP + r")?)?"
             + r"(?:(?P<approx>" + alternation(dict.fromkeys(_APPROX_WORDS)) + r")" + _SP + r")?"
             + r"(?:(?P<cur>" + alternation(CUR_PREFIX) + r")" + _SP + r")?"
             + r"(?P<neg>(?<![A-Za-z0-9])-)?$",
@@ -130,9 +131,11 @@ class _Amount(NamedTuple):
     more: bool
 
 
-# "一个月最多收60元", "一年可报销一次": one month or year named as the period a limit is
+# "一个月最多收60元", "一年可报销一次": one month or year named as the period a limit or a price is
 # counted over, not a duration the claim states ("一个月内" and "为期一年" stay numbers).
-_ZH_PERIOD = re.compile(r"一(?:个)?(?:月|年|天|日|周|星期)(?=最多|最少|至多|至少|可以|可|能|只能|限|仅|不超过|封顶)")
+_ZH_PERIOD = re.compile(r"一(?:个)?(?:月|年|天|日|周|星期)(?=最多|最少|至多|至少|可以|可|能|只能|限|仅|不超过|封顶"
+                        # ... or the price for it ("银卡会员一年一万二千八，……")
+                        r"|(?:[\d,.]+|[一二两三四五六七八九十百千万]{2,})(?:元|块|蚊|万|千)?(?:[，。,;；]|$))")
 
 
 # "给老人做一次能力评估", "进行一次检查": 一次 after such a verb is "an", not a count, unless a
@@ -303,7 +306,8 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
     if right and (between_end := p["range_end"].match(n, end, hi)):
         end = between_end.end()
     bare = unit is None and currency is None and comparator is None and per is None and not approx
-    if left.chinese and not (unit or currency or per) and not _COLLOQUIAL_AMOUNT.fullmatch(left.raw) and not (m.group("enw") and (cm or pre and pre.group("cmp") and left.value != 1
+    if left.chinese and not (unit or currency or per) and not _COLLOQUIAL_AMOUNT.fullmatch(left.raw) \
+            and not _PLACE_VALUED.fullmatch(left.raw) and not (m.group("enw") and (cm or pre and pre.group("cmp") and left.value != 1
                                                                       and _NOTHING_AFTER.match(n, end, hi))):
         # 统一, 十分, 千万 / "one of", "no one": number words need a unit to count, or, in English,
         # a bound ("three or more", "at least seventeen")
@@ -330,7 +334,9 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
 
 # "三万五", "一千五": a count of 万 or 千 with a trailing digit is how an amount is said aloud,
 # never a word like 统一 or 千万 (the numerals parser reads it: 三万五 = 35000).
-_COLLOQUIAL_AMOUNT = re.compile(r"[一二两三四五六七八九十]{1,2}[万千][一二两三四五六七八九]")
+_COLLOQUIAL_AMOUNT = re.compile(r"[一二两三四五六七八九十]{1,2}(?:万[一二两三四五六七八九]千|[万千])[一二两三四五六七八九]")
+# "五百五十": a numeral of several places is a number however it goes on ("信用分五百五十分以上").
+_PLACE_VALUED = re.compile(r"[一二两三四五六七八九][百千][零一二两三四五六七八九十百]+")
 
 
 _BY = re.compile(r"[ ]*(?:by|x|×|\*|乘)[ ]*\d+(?:\.\d+)?[ ]*", re.IGNORECASE)
@@ -387,7 +393,7 @@ def _prefix(n: str, lo: int, start: int) -> re.Match[str] | None:
 
 @lru_cache(maxsize=1)
 def _prefix_last_chars() -> frozenset[str]:
-    words = [*CMP_PREFIX, *CUR_PREFIX, *PER_WORDS, *_APPROX_WORDS, "between", "介于", "从", "-"]
+    words = [*CMP_PREFIX, *CUR_PREFIX, *PER_WORDS, *_APPROX_WORDS, "between", "介于", "从", "-", "收", "取", "费"]
     return frozenset(w[-1].lower() for w in words)
 
 

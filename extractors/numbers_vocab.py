@@ -58,6 +58,7 @@ UNITS = _expand(
         "kg": ("kilograms", "kilogram", "kilos", "kilo", "kg", "公斤", "千克"),
         "cm": ("centimetres", "centimeters", "centimetre", "centimeter", "cm", "公分", "厘米"),
         "ft": ("feet", "foot", "ft"),  # a tree's, a room's height: "a 7 ft tree"
+        "cc": ("cc",),  # an engine's size: "250cc以下", "over 600cc"
         "inch": ("inches", "inch", "英寸", "寸", "吋"),  # a suitcase's or a screen's size
         "litre": ("litres", "liters", "litre", "liter", "公升", "升"),
         "g": ("grams", "gram", "g", "克"),
@@ -172,7 +173,8 @@ CMP_PREFIX = _expand(
                "minimum", "min.", ">=", "≥", "不少于", "不低于", "不得少于", "不得低于", "不能少于", "不能低于", "不可少于", "不可低于",
                "不应少于", "不应低于", "至少", "最少", "最低",
                "起码", "满", "from age"),
-        "lt": ("less than", "fewer than", "under", "below", "before age", "younger than", "<", "低于", "少于", "不到", "不足", "未满"),
+        "lt": ("less than", "fewer than", "under", "below", "before age", "younger than", "<", "低于", "少于", "不到", "不足", "未满",
+               "不够", "唔够", "唔夠"),  # 唔够: Cantonese 不够
         "gt": ("more than", "over", "above", "beyond", "exceeding", "exceeds", "greater than", "in excess of", "older than", ">", "超过",
                "高于", "多于", "大于", "超出", "逾"),
     }

@@ -34,6 +34,10 @@ _CANTONESE = {"搞掂": "完成", "几多": "多少", "拣": "选",
 _CANTONESE_WORD = re.compile("|".join(sorted(_CANTONESE, key=len, reverse=True)))
 
 
+# What's left to pay, however an answer words it ("the rest on completion" for "the balance is due").
+_EN_SAME = {"rest": "balance", "remainder": "balance"}
+
+
 def _stem(word: str) -> str:
     # A light suffix strip: enough for "refunds"/"refund", "policies"/"policy", "processed"/"process".
     if len(word) <= 3 or word[-1].isdigit():
@@ -72,7 +76,7 @@ def _content_tokens(text: str) -> tuple[str, ...]:
                 tokens.append(chars[0])
             tokens.extend(a + b for a, b in zip(chars, chars[1:]))
         elif piece not in _EN_STOP:
-            tokens.append(_stem(piece))
+            tokens.append(_stem(_EN_SAME.get(piece, piece)))
     return tuple(tokens)
 
 

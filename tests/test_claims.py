@@ -207,3 +207,31 @@ def test_a_pointed_thing_is_its_own_subject(analyzer: Analyzer, text: str, claim
 def test_a_call_to_attention_goes_with_what_it_points_to(analyzer: Analyzer) -> None:
     answer = "平时要注意，雨水管道绝对不能和自来水管道直接连通。"
     assert [c.text for c in split_claims(answer, analyzer=analyzer)] == ["平时要注意，雨水管道绝对不能和自来水管道直接连通"]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # "and the rest on completion" has no verb of its own: it says when the rest is paid, with
+    # the first clause's subject and verb.
+    ("You pay a 50% deposit when you order and the rest on completion of fitting.",
+     ["You pay a 50% deposit when you order", "You pay the rest on completion of fitting"]),
+    ("You pay £100 when you book and the balance 30 days before departure.",
+     ["You pay £100 when you book", "You pay the balance 30 days before departure"]),
+    ("We keep the rest.", ["We keep the rest"]),
+    # ", then it's £1 per hour" is the price after the first half hour, a claim of its own.
+    ("The first 30 minutes cost £1, then it's £1 per hour.", ["The first 30 minutes cost £1", "it's £1 per hour"]),
+])
+def test_a_gapped_or_then_clause_is_a_claim_of_its_own(analyzer: Analyzer, text: str, expected: list[str]) -> None:
+    assert [c.text for c in split_claims(text, analyzer=analyzer)] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # "……的，" without a copula names whom the next clause is about; "是免费的" states something.
+    ("成交价不到一百万的，买方服务费最少一万五。", ["成交价不到一百万的，买方服务费最少一万五"]),
+    ("门票是免费的，停车另收十元。", ["门票是免费的", "门票停车另收十元"]),
+    # 还 before 了 is "return", a verb, not "also": the clause keeps it.
+    ("押金九十九元，还了以后押金当天就退回。", ["押金九十九元", "押金还了以后押金当天就退回"]),
+    # Cantonese 嘅話 is 的话: the condition goes with its clause.
+    ("港灣置業租樓嘅話，業主同租客各自俾半個月租做佣金。", ["港灣置業租樓嘅話，業主同租客各自俾半個月租做佣金"]),
+])
+def test_chinese_topics_conditions_and_durations(analyzer: Analyzer, text: str, expected: list[str]) -> None:
+    assert [c.text for c in split_claims(text, analyzer=analyzer)] == expected

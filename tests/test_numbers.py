@@ -170,7 +170,7 @@ def test_offsets_round_trip_on_random_text(text):
 @pytest.mark.parametrize("text, expected", [
     ("特快线从揽收开始算，3到5个工作日送达", ["3到5个工作日"]),   # a full-width comma before the range
     ("Fees: 1,000 yuan", ["1,000 yuan"]),                          # a thousands separator is still one number
-    ("超出的流量按每GB 3元收费，一个月最多收60元", ["3元", "60元"]),  # "一个月" is the period of the cap
+    ("超出的流量按每GB 3元收费，一个月最多收60元", ["3元", "最多收60元"]),  # "一个月" is the period of the cap
     ("一个月内可退货", ["一个月内"]),                                # ... but "within a month" is a value
 ])
 def test_numbers_after_commas_and_period_words(text, expected):
@@ -557,3 +557,34 @@ def test_a_price_per_course_member_is_per_person(text, found):
 def test_a_bound_before_a_unit_of_notice_keeps_it():
     (fact,) = [f for f in extract_numbers("Cancelling more than a week ahead gets you a refund.") if f.kind == "number"]
     assert (fact.text, fact.value.comparator) == ("more than a week", "gt")
+
+
+@pytest.mark.parametrize("text, found, value, comparator", [
+    # An engine's size is a unit, so the bound after it is read: two cases of one threshold.
+    ("250cc以下摩托车小保养收费280元", "250cc以下", "250", "le"),
+    ("250cc及以上收费380元", "250cc及以上", "250", "ge"),
+    ("a major service is £269 over 600cc", "over 600cc", "600", "gt"),
+    # A numeral of several places is a number, whatever follows it ("分" is no unit here).
+    ("芝麻信用分五百五十分以上可以免押金", "五百五十", "550", "eq"),
+    # A charging verb between a bound and its value keeps the bound.
+    ("买方服务费最低收取1.5万元", "最低收取1.5万元", "1.5E+4", "ge"),
+    # An amount said aloud with its thousands: 一万二千八 is 12800.
+    ("银卡会员一年一万二千八", "一万二千八", "12800", "eq"),
+    # Cantonese 唔夠 is 不够, "less than".
+    ("租期唔夠一年就各自俾四分一個月租", "唔夠一年", "1", "lt"),
+])
+def test_bounds_and_numerals_said_in_everyday_words(text, found, value, comparator):
+    facts = {f.text: f.value for f in extract_numbers(text) if f.kind == "number"}
+    assert found in facts
+    assert (facts[found].value, facts[found].comparator) == (Decimal(value), comparator)
+
+
+def test_one_year_before_its_price_is_the_period_not_a_duration():
+    texts = [f.text for f in extract_numbers("银卡会员一年一万二千八，保证不少于六次见面") if f.kind == "number"]
+    assert texts == ["一万二千八", "不少于六次"]
+    assert [f.text for f in extract_numbers("合同为期一年") if f.kind == "number"] == ["一年"]
+
+
+@pytest.mark.parametrize("text", ["考试得了八十五分", "千万不要迟到", "十分方便"])
+def test_a_numeral_that_is_part_of_a_word_or_a_score_stays_a_word(text):
+    assert [f for f in extract_numbers(text) if f.kind == "number"] == []

@@ -126,6 +126,8 @@ def check_name(fact: Fact, ranked: list[Candidate], titles: dict[str, str]) -> F
     for source_id, title in titles.items():
         if key in match_key(title):
             return FactResult(fact, "matched", None, title, source_id)
+    if fact.kind == "entity" and (sentence := _all_words_in_one_sentence(fact.text, ranked)) is not None:
+        return FactResult(fact, "matched", None, sentence.text, sentence.source_id)
     if fact.kind == "entity" and fact.value.label == "PRODUCT":  # type: ignore[union-attr]
         core = _EDGE_WORDS.sub("", key)  # LAC takes a neighbour in: "行元朗同屯门" (goes Yuen Long and Tuen Mun)
         for cand in ranked:
@@ -136,6 +138,21 @@ def check_name(fact: Fact, ranked: list[Candidate], titles: dict[str, str]) -> F
     return FactResult(fact, "missing")
 
 
+def _all_words_in_one_sentence(name: str, ranked: list[Candidate]) -> Span | None:
+    """The one sentence that holds every capitalised word of a name of several: "Twistgrip Leeds"
+    is the brand and the branch of "Twistgrip Motorcycles, Leeds branch."."""
+    words = name.split()
+    if len(words) < 2 or not all(_CAPITALISED.fullmatch(w) for w in words):
+        return None
+    for cand in ranked:
+        span = cand.span
+        if span.sentences[0] == span.sentences[1] \
+                and all(re.search(rf"\b{re.escape(w)}\b", span.text) for w in words):
+            return span
+    return None
+
+
+_CAPITALISED = re.compile(r"[A-Z][A-Za-z'’-]+")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 # One-character words LAC glues onto a name's edge: a verb of motion, a conjunction, a preposition.
 _EDGE_WORDS = re.compile(r"^[行去到往喺在係是同和与及跟或]|[同和与及跟或的嘅]$")

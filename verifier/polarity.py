@@ -94,7 +94,7 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
         return False  # "lost if it has not been delivered in 30 days" states a condition, denies nothing
     if _other_side(claim, best):
         return False  # "20%以下的不予赔付" denies the other side of the claim's "超过20%"
-    if _denied_in_own_clause(claim, mine, span_text):
+    if _denied_in_own_clause(claim, mine, span_text) or _clause_denied(claim, span_text):
         return True
     about_claim = any(not content_tokens(scope) or mine & frozenset(content_tokens(scope))
                       for scope in negation_scopes(best))
@@ -242,7 +242,7 @@ _ASIDE = re.compile(r"[（(][^）)]*[）)]")
 def _denies(claim: Claim) -> bool:
     """Whether the claim negates what it says, leaving aside negations inside a condition ("if you
     can't make it") or a relative clause ("medication that isn't controlled")."""
-    return is_negated(_RELATIVE_NEGATION.sub(" ", _CONDITIONAL_NEGATION.sub(" ", normalise(claim.text))))
+    return _denies_text(claim.text)
 
 
 def _negation_about(negated_text: str, other: str) -> bool:
@@ -281,6 +281,33 @@ def _denied_in_own_clause(claim: Claim, mine: frozenset[str], span_text: str) ->
                 mine & frozenset(content_tokens(scope)) for scope in negation_scopes(part)):
             return True
     return False
+
+
+def _clause_denied(claim: Claim, span_text: str) -> bool:
+    """Whether a negated clause of the span denies exactly what the claim says: "线上会员每月二十元，
+    也包含称重" against "线上会员每月20元，……，不含称重", where the price clause matches the claim best.
+    Every word the negation governs must be the claim's ("no overall charge to a water molecule"
+    does not deny "a water molecule's hydrogen atoms carry a positive charge")."""
+    # (Chinese only: its character pairs make a scope of two words a phrase, "含称重"; English scopes
+    # of two words are looser, and held-out English claims read as denied that the source supports)
+    if not _mostly_chinese(claim.text) or token_recall(claim.text, span_text) < _polarity_min_recall(claim.text):
+        return False
+    mine = frozenset(content_tokens(claim.text))
+    parts = [span_text[a:b] for a, b in clauses(span_text)]
+    for i, part in enumerate(parts):
+        if not _denies_text(part):  # (not "help that is not an emergency": a relative clause)
+            continue
+        rest = frozenset(content_tokens(" ".join(parts[:i] + parts[i + 1:])))
+        if len(mine & (frozenset(content_tokens(part)) - rest)) < 2:
+            continue
+        if any(len(words := frozenset(content_tokens(scope))) >= 2 and words <= mine
+               for scope in negation_scopes(part)):
+            return True
+    return False
+
+
+def _denies_text(text: str) -> bool:
+    return is_negated(_RELATIVE_NEGATION.sub(" ", _CONDITIONAL_NEGATION.sub(" ", normalise(text))))
 
 
 def _ruled_out_by_claim(text: str) -> frozenset[str]:
