@@ -174,6 +174,8 @@ GOLD_SETS = {
     "decision_t": ("decision_gold_t.jsonl", decision_metrics),
     "engine_u": ("engine_gold_u.jsonl", claim_metrics),
     "decision_u": ("decision_gold_u.jsonl", decision_metrics),
+    "engine_v": ("engine_gold_v.jsonl", claim_metrics),
+    "decision_v": ("decision_gold_v.jsonl", decision_metrics),
 }
 
 
