@@ -108,7 +108,7 @@ def en_parts(doc: Doc, offset: int, original: str) -> list[Part]:
             cuts.append((tok.idx, tok.idx + 1, None, None, tok.i + 1))
     gapped = _gapped_rest(doc, offset, original)
     if gapped is not None:
-        cuts.append(gapped[:5])
+        cuts.append(gapped.cut)
     cuts.sort(key=lambda c: c[0])
     length = len(doc.text)
     parts: list[Part] = []
@@ -118,8 +118,8 @@ def en_parts(doc: Doc, offset: int, original: str) -> list[Part]:
             continue
         following = cuts[n + 1][0] if n + 1 < len(cuts) else length
         # (a gapped clause has no verb of its own: its carried one makes it checkable)
-        rest_gap = gapped is not None and cut == gapped[0]
-        carry = gapped[5] if rest_gap else \
+        rest_gap = gapped is not None and cut == gapped.cut[0]
+        carry = gapped.prefix if rest_gap else \
             "" if verb is None else _en_prefix(doc, head, verb, offset, original, first_token)
         if carry is None or not _checkable_en(doc, start, cut) or not (rest_gap or _checkable_en(doc, nxt, following)):
             continue
@@ -132,7 +132,13 @@ def en_parts(doc: Doc, offset: int, original: str) -> list[Part]:
 _REST = frozenset({"rest", "balance", "remainder"})
 
 
-def _gapped_rest(doc: Doc, offset: int, original: str) -> tuple[int, int, None, None, int, str] | None:
+@dataclass(frozen=True)
+class _Gap:
+    cut: tuple[int, int, None, None, int]  # as en_parts' cuts: before "and", the clause's start, its first token
+    prefix: str  # the first clause's subject and verb, carried: "You pay "
+
+
+def _gapped_rest(doc: Doc, offset: int, original: str) -> _Gap | None:
     """The cut before "and the rest on completion of fitting", a clause whose verb is the first
     one's ("You pay a 50% deposit when you order and the rest ..."): it says when the rest is
     paid, a claim of its own, and carries the first clause's subject and verb."""
@@ -145,7 +151,7 @@ def _gapped_rest(doc: Doc, offset: int, original: str) -> tuple[int, int, None, 
             first = doc[tok.i - 3] if doc[tok.i - 3].text == "," else doc[tok.i - 2]
             s, e = subj.left_edge.idx, subj.right_edge.idx + len(subj.right_edge.text)
             prefix = f"{original[offset + s : offset + e]} {root.text} "
-            return first.idx, doc[tok.i - 1].idx, None, None, tok.i - 1, prefix
+            return _Gap((first.idx, doc[tok.i - 1].idx, None, None, tok.i - 1), prefix)
     return None
 
 
