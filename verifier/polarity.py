@@ -67,7 +67,7 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
             return is_negated(claim.text) == is_negated(part)
     # "if you can't make it, you can ask for a refund": a negation inside a condition denies nothing.
     plain = _CONDITIONAL_NEGATION.sub(" ", normalise(claim.text))
-    if _denies(claim):
+    if _denies(claim.text):
         return token_recall(claim.text, span_text) >= POLARITY_MIN_RECALL and not is_negated(span_text)
     # An affirmative claim clashes only with a negation in the clause it matches best, so
     # "returns are free; gift cards are not refundable" does not clash with "returns are free".
@@ -224,7 +224,7 @@ def own_side_denied(claim: Claim, span_text: str) -> bool:
     mine = [f for f in claim.facts if f.kind == "number" and f.value.comparator != "eq"]  # type: ignore[union-attr]
     if not mine:
         return False
-    negated = _denies(claim)
+    negated = _denies(claim.text)
     for a, b in clauses(span_text):
         part = _ASIDE.sub(" ", span_text[a:b])  # "P1级故障（核心服务不可用）须在15分钟内响应"
         if (any(compare_facts(c, f) == "equal" for f in extract_numbers(part) for c in mine)
@@ -237,12 +237,6 @@ def own_side_denied(claim: Claim, span_text: str) -> bool:
 
 
 _ASIDE = re.compile(r"[（(][^）)]*[）)]")
-
-
-def _denies(claim: Claim) -> bool:
-    """Whether the claim negates what it says, leaving aside negations inside a condition ("if you
-    can't make it") or a relative clause ("medication that isn't controlled")."""
-    return _denies_text(claim.text)
 
 
 def _negation_about(negated_text: str, other: str) -> bool:
@@ -295,7 +289,7 @@ def _clause_denied(claim: Claim, span_text: str) -> bool:
     mine = frozenset(content_tokens(claim.text))
     parts = [span_text[a:b] for a, b in clauses(span_text)]
     for i, part in enumerate(parts):
-        if not _denies_text(part):  # (not "help that is not an emergency": a relative clause)
+        if not _denies(part):  # (not "help that is not an emergency": a relative clause)
             continue
         rest = frozenset(content_tokens(" ".join(parts[:i] + parts[i + 1:])))
         if len(mine & (frozenset(content_tokens(part)) - rest)) < 2:
@@ -306,7 +300,9 @@ def _clause_denied(claim: Claim, span_text: str) -> bool:
     return False
 
 
-def _denies_text(text: str) -> bool:
+def _denies(text: str) -> bool:
+    """Whether the text negates what it says, leaving aside negations inside a condition ("if you
+    can't make it") or a relative clause ("medication that isn't controlled")."""
     return is_negated(_RELATIVE_NEGATION.sub(" ", _CONDITIONAL_NEGATION.sub(" ", normalise(text))))
 
 
