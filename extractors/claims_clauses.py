@@ -174,6 +174,8 @@ def _zh_patterns() -> dict[str, re.Pattern[str]]:
         "qualifier": re.compile(rf"(?:除外|例外|为准|为限){_END}"),
         # A consequence worked out from the clause before ("不满199元，所以要付配送费15元") is checked with it.
         "consequence": re.compile(r"\s*(?:所以|因此|因而|那么|也就是说?|即係|即是|即)"),
+        # A clause about the period the clause before names ("……外墙暂停施工，外墙要避开这段时间") is checked with it.
+        "back_reference": re.compile(r"这段(?:时间|期间)|这个时段|这期间|此期间"),
         "clock": re.compile(r"\d+\s*(?:点|:|：)|[上下]午|[早晚]上|[月日号]|星期|周[一二三四五六日天]"),
         "time_word": re.compile(r"(?:第[一二三四1-4]季度?|Q[1-4]|\d{4}\s*年|[上下]半年|本季度?|本年度?|今年|去年)$"),
         "subordinate": re.compile(
@@ -239,13 +241,15 @@ def _verb_as_subject(words: list[tuple[int, int, str]], i: int, norm: str) -> bo
 
 # "有崩口的那把", "超重的那件": a relative clause and a pointer name the thing themselves.
 _POINTED = re.compile(r"[\u4e00-\u9fff]{1,10}?的[那这][个把件台位张条双只间辆]")
+# "……，剩下的在验收后7天内付清": the rest (of the sum) is the next clause's own subject.
+_ZH_REST = re.compile(r"(?:剩下|剩余|其余|余下|剩低)(?:的|嘅)")
 
 
 def _own_subject(piece: _Piece, norm: str) -> bool:
     words = [w for w in piece.words if w[0] >= piece.core and w[2] not in ("TIME", "t")]
     if not words or _price_of_previous(words, norm):
         return False
-    if _POINTED.match(norm, piece.core, piece.end):
+    if _POINTED.match(norm, piece.core, piece.end) or _ZH_REST.match(norm, piece.core, piece.end):
         return True
     if words[0][2] in _NOMINAL or words[0][2] == "m" or _verb_as_subject(words, 0, norm):
         return True
@@ -326,8 +330,8 @@ def _age_premise(piece: _Piece, norm: str) -> bool:
 # is about ("是免费的" is a statement of its own).
 _DE_TOPIC = re.compile(r"[^是]*[^是的]的" + _END)
 
-# "平时要注意，雨水管道……": a call to attention states nothing; what it points to follows.
-_LEAD_IN = re.compile(r"(?:注意|记住|记得|留意|提醒您?)\s*$")
+# "平时要注意，雨水管道……", "需要注意的是，……": a call to attention states nothing; what it points to follows.
+_LEAD_IN = re.compile(r"(?:注意|记住|记得|留意|提醒您?|一提|说明)(?:的是)?\s*$")
 
 
 def zh_parts(doc: Doc, offset: int, norm: str, original: str) -> list[Part]:
@@ -349,7 +353,8 @@ def zh_parts(doc: Doc, offset: int, norm: str, original: str) -> list[Part]:
     pending: list[_Piece] = []
     for piece in pieces:
         text = norm[piece.core : piece.end]
-        if groups and not pending and (p["qualifier"].search(text) or p["consequence"].match(norm, piece.start)):
+        if groups and not pending and (p["qualifier"].search(text) or p["consequence"].match(norm, piece.start)
+                                       or p["back_reference"].search(text)):
             groups[-1].append(piece)
             continue
         pending.append(piece)

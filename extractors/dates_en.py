@@ -65,6 +65,10 @@ _MONTH_RANGE = re.compile(
     rf"\b{_MONTH}[ ]*(?:(?i:to|until|till|thru)[ ]+|[-–][ ]*){_MONTH.replace('?P<mon>', '?P<mon2>')}(?![ ]*\d)",
     re.ASCII,
 )
+# ("booked between April and October"; "Jan and May" alone may be two people)
+_MONTH_BETWEEN = re.compile(
+    rf"\b(?i:between)[ ]+{_MONTH}[ ]+(?i:and)[ ]+{_MONTH.replace('?P<mon>', '?P<mon2>')}(?![ ]*\d)", re.ASCII
+)
 _FY = re.compile(
     rf"\b(?:FY|(?i:fiscal(?:[ ]+year)?)[ ]+)[ ]?(?:(?P<y>(?:19|20)\d\d)|(?P<yy>\d\d))\b{_NUM_END}", re.ASCII
 )
@@ -134,7 +138,7 @@ def en_candidates(n: str) -> Iterator[Cand]:
         # "Sept." keeps its abbreviation dot; "March." ends a sentence.
         end = m.end() if len(m["mon"]) <= 4 else m.end("mon")
         yield Cand(m.start("mon"), end, "month", month=_MONTHS[m["mon"][:3].lower()], need_year=True)
-    for m in _MONTH_RANGE.finditer(n):
+    for m in (*_MONTH_RANGE.finditer(n), *_MONTH_BETWEEN.finditer(n)):
         for group in ("mon", "mon2"):
             yield Cand(m.start(group), m.end(group), "month", month=_MONTHS[m[group][:3].lower()], need_year=True)
     yield from _quarters(n)

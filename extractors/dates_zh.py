@@ -32,6 +32,12 @@ _ROC_LED = re.compile(
 )
 ROC_OFFSET = 1911
 _MONTH_DAY = re.compile(rf"(?<![\d{ZH_NUM_CHARS}第个])" + _MONTH + r"[ ]*月(?:份)?(?:[ ]*" + _DAY + r"[ ]*[日号])?")
+# "6到8月", "3至5月份": the first month of a range says 月 only once, after the second.
+_MONTH_RANGE_HEAD = re.compile(
+    rf"(?<![\d{ZH_NUM_CHARS}第个.])(?P<m>\d{{1,2}}|十[一二]?|[一二三四五六七八九])(?=[ ]*(?:至|到|-|~)[ ]*"
+    + _MONTH.replace("?P<m>", "?P<m2>")
+    + r"[ ]*月)"
+)
 _QUARTER_ALONE = re.compile(r"第[ ]*(?P<q>[一二三四1-4])[ ]*季度")
 
 _WD = "一二三四五六日天1234567"
@@ -135,6 +141,10 @@ def _month_day(n: str) -> Iterator[Cand]:
         if valid_day(month, day):
             end, day = _month_end(n, m.end(), None, month, day)
             yield Cand(m.start(), end, "day" if day else "month", month=month, day=day, need_year=True)
+    for m in _MONTH_RANGE_HEAD.finditer(n):
+        first, last = zh_int(m["m"]), zh_int(m["m2"])
+        if valid_day(first, None) and valid_day(last, None) and first < last:
+            yield Cand(m.start(), m.end(), "month", month=first, need_year=True)
 
 
 _MONTH_END = re.compile(r"[ ]*(?:底|末)(?!班)")

@@ -36,7 +36,7 @@ from typing import NamedTuple
 
 from extractors.chinese_numerals import NUMERAL_CHARS, parse_chinese_number
 from extractors.numbers_vocab import (
-    CMP_PREFIX, CMP_SUFFIX, CUR_PREFIX, CUR_SUFFIX, PER_WORDS, SCALES, UNITS, alternation, phrase_key,
+    CMP_PREFIX, CMP_SUFFIX, CUR_PREFIX, CUR_SUFFIX, NO_SUBJECT, PER_WORDS, SCALES, UNITS, alternation, phrase_key,
 )
 from extractors.numbers_context import context_words
 from extractors.numbers_ids import special_spans
@@ -82,7 +82,10 @@ def _patterns() -> dict[str, re.Pattern[str]]:
             r"(?:(?P<per>(?:每(?:" + zh_per + r")" + _SP + r")?每(?P<perw>" + zh_per + r")))?" + _SP
             + r"(?:(?P<between>(?<![A-Za-z])between|介于|从)" + _SP + r")?"
             # ("最低收取1.5万元", "最多收二十块": a charging verb may stand between the bound and its value)
-            + r"(?:(?P<cmp>" + alternation(CMP_PREFIX) + r")" + _SP + r"(?:(?<=[低高少多])(?:收取|收费|收)" + _SP + r")?)?"
+            # ("under-18s": an age group joined to its bound by a hyphen; "over-60s" are people of 60 and
+            # over, no strict bound, so that one stays a plain number)
+            + r"(?:(?P<cmp>" + alternation(CMP_PREFIX) + r")(?:(?P<hyphen>(?<=under)-)|" + _SP + r")"
+            + r"(?:(?<=[低高少多])(?:收取|收费|收)" + _SP + r")?)?"
             + r"(?:(?P<approx>" + alternation(dict.fromkeys(_APPROX_WORDS)) + r")" + _SP + r")?"
             + r"(?:(?P<cur>" + alternation(CUR_PREFIX) + r")" + _SP + r")?"
             + r"(?P<neg>(?<![A-Za-z0-9])-)?$",
@@ -268,6 +271,9 @@ _EN_WORD_RE = re.compile(_EN_NUMBER)
 # "must be at least seventeen." counts; "at least two of the four", "up to three trainees" (a word
 # the source may state as a bare number) do not.
 _NOTHING_AFTER = re.compile(r"\s*(?:[.,;:!?)]|$)")
+# A bound whose subject is "no ..." is denied: "no seat is more than 5 years old" is "at most 5".
+_NO_SUBJECT = re.compile(r"(?<![A-Za-z])" + NO_SUBJECT + "$", re.IGNORECASE)
+_DENIED_BOUND = {"gt": "le", "ge": "lt"}
 
 
 def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | None:
@@ -295,6 +301,10 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
         per, end = PER_WORDS[phrase_key(pm.group("p"))], pm.end()  # "3 a day" is too loose without a unit
     if pre and pre.group("cmp"):
         comparator = CMP_PREFIX[phrase_key(pre.group("cmp"))]
+        if pre.group("hyphen") and not re.match(r"s\b", n[end:hi]):
+            comparator = None  # "the under-16 team" names a team; "under-16s" are everyone under 16
+        elif comparator in _DENIED_BOUND and _NO_SUBJECT.search(n, max(lo, pre.start("cmp") - 60), pre.start("cmp")):
+            comparator = _DENIED_BOUND[comparator]  # "no car seat is more than five years old": at most five
     if cm := p["csuffix"].match(n, end, hi):
         comparator, end = comparator or CMP_SUFFIX[phrase_key(cm.group("c"))], cm.end()
         if unit is None and currency is None and (um := p["unit"].match(n, end, hi)):

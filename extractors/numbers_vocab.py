@@ -61,6 +61,7 @@ UNITS = _expand(
         "cc": ("cc",),  # an engine's size: "250cc以下", "over 600cc"
         "inch": ("inches", "inch", "英寸", "寸", "吋"),  # a suitcase's or a screen's size
         "litre": ("litres", "liters", "litre", "liter", "公升", "升"),
+        "ml": ("millilitres", "milliliters", "millilitre", "milliliter", "ml", "毫升"),  # a bottle's size
         "g": ("grams", "gram", "g", "克"),
         "GB": ("gb",), "MB": ("mb",), "TB": ("tb",),
         "device": ("devices", "device", "台"),
@@ -180,12 +181,15 @@ CMP_PREFIX = _expand(
     }
 )
 
+# "no car seat is": a subject that denies the bound after it (at most, not more than, five years)
+NO_SUBJECT = r"no(?:\s+[A-Za-z'-]+){1,3}\s+(?:is|are|was|were|will\s+be|can\s+be|may\s+be|gets?)\s+"
+
 CMP_SUFFIX = _expand(
     {
         "le": ("or less", "or fewer", "or below", "or under", "or younger", "and under", "and below", "and younger", "max", "at most", "以内", "以下", "之内", "内",
                "封顶", "为限"),
         "ge": ("or more", "or above", "or greater", "or older", "or over", "and over", "and older", "and above",
-               "and up", "at least", "minimum", "或以上",
+               "and up", "and upwards", "or upwards", "upwards", "at least", "minimum", "或以上",
                "及以上", "以上", "起"),
     }
 )

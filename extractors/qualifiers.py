@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from extractors.numbers_vocab import NO_SUBJECT
 from extractors.roles import agents_agree, find_agents, find_roles, roles_agree
 from extractors.text import normalise
 
@@ -96,7 +97,9 @@ _BOUNDS_EN = re.compile(r"\b(?:no|not)\s+(?:more|less|later|earlier|fewer|greate
                         r"|\b(?:at\s+)?no\s+(?:extra\s+|additional\s+)?(?:charge|cost)\b"
                         r"|\b(?:costs?|costing|charges?|pay|paying)\s+nothing\b"
                         # "so your kitchen is never without blades": two negations affirm
-                        r"|\b(?:never|not)\s+without\b")
+                        r"|\b(?:never|not)\s+without\b"
+                        # "no car seat is more than five years old" is a bound: at most five years
+                        r"|\b" + NO_SUBJECT + r"(?:more|less|fewer|over|under|above|below)\b")
 _NEGATION_EN = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without)\b|n't\b|\bnon-(?=[a-z])|\bnon(?=refundable|transferable)")
 # Words that contain a Chinese negation character without negating anything.
 _ZH_NOT_NEGATION = ("不仅", "不但", "不过", "不断", "不久", "不少", "不错", "不同", "无论", "非常", "未来",
@@ -105,7 +108,7 @@ _ZH_NOT_NEGATION = ("不仅", "不但", "不过", "不断", "不久", "不少", 
                     "无误", "没问题", "没有问题",  # 验车无误 / 验车没问题: the check found nothing wrong
                     # Bounds under a modal: 不能少于5万元 is 不低于5万元.
                     "不能少于", "不能低于", "不能超过", "不能多于", "不能高于", "不得少于", "不得低于", "不得超过",
-                    "不可少于", "不可超过",
+                    "不可少于", "不可超过", "不应超过", "不应少于", "不应低于", "不宜超过",
                     # 非 as the prefix "non-": 非本市户籍 (non-local), 非会员, 非工作日.
                     "非本", "非会员", "非會員", "非工作")
 _NEGATION_ZH = re.compile(r"[不没无未非勿禁]|拒绝|不得|免于")
@@ -214,6 +217,8 @@ _ANTONYMS = [(re.compile(a), re.compile(b)) for a, b in (
     # ("价格含工资及旧玻璃回收": a bare 含 after the price it is part of)
     (r"包含|包括|已含|含在|(?:价格|价钱|费用|收费|售价|报价|定价)含", r"另计|另行收费|另外收费|须另付|需另付|另付费|自费|自理"),
     (r"\binclud(?:e|es|ed|ing)\b", r"\b(?:charged|billed|priced|paid for) separately\b|\bat (?:an )?extra (?:cost|charge)\b"),
+    # borne by the provider against paid by the customer: "交通和门票由学堂承担" / "交通和门票费用自理"
+    (r"由[\u4e00-\u9fff]{1,6}(?:承担|负担|支付|报销)", r"自理|自付|自费"),
 )]
 
 

@@ -232,6 +232,10 @@ def test_a_gapped_or_then_clause_is_a_claim_of_its_own(analyzer: Analyzer, text:
     ("押金九十九元，还了以后押金当天就退回。", ["押金九十九元", "押金还了以后押金当天就退回"]),
     # Cantonese 嘅話 is 的话: the condition goes with its clause.
     ("港灣置業租樓嘅話，業主同租客各自俾半個月租做佣金。", ["港灣置業租樓嘅話，業主同租客各自俾半個月租做佣金"]),
+    # "剩下的" (the rest) is the next clause's own subject: when the rest is paid is a claim of its own.
+    ("下单时需要付一半的预付款，剩下的在安装验收后15天内付清。", ["下单时需要付一半的预付款", "剩下的在安装验收后15天内付清"]),
+    # "需要注意的是" points to what follows; "这段时间" is the period the clause before names.
+    ("需要注意的是，每年6到8月外墙暂停施工，外墙要避开这段时间。", ["需要注意的是，每年6到8月外墙暂停施工，外墙要避开这段时间"]),
 ])
 def test_chinese_topics_conditions_and_durations(analyzer: Analyzer, text: str, expected: list[str]) -> None:
     assert [c.text for c in split_claims(text, analyzer=analyzer)] == expected

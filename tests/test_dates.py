@@ -243,8 +243,12 @@ def test_month_end(text, found):
     ("The gondola is open May to October.", [("May", "2026-05"), ("October", "2026-10")]),
     ("Tours run June-August.", [("June", "2026-06"), ("August", "2026-08")]),
     ("unlimited rides from May to October plus 15% off", [("May", "2026-05"), ("October", "2026-10")]),
-    # "Jan and May" may be two people; "you may to" is no month.
+    # "between … and …" joins two months too; "Jan and May" alone may be two people.
+    ("Exterior jobs are booked between April and October.", [("April", "2026-04"), ("October", "2026-10")]),
     ("Send it to Jan and May.", []),
+    # A Chinese range says 月 once, after its last month: 6到8月 is June to August.
+    ("每年6到8月外墙暂停施工", [("6", "2026-06"), ("8月", "2026-08")]),
+    ("3至5月份营业", [("3", "2026-03"), ("5月份", "2026-05")]),
 ])
 def test_a_range_of_month_names(text, found):
     assert _found(text) == found

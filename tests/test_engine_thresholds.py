@@ -75,3 +75,103 @@ def test_the_rest_to_pay_is_the_balance():
     source = "A 40% deposit is due when you order, and the balance is due on the day fitting is completed."
     assert token_recall("You pay the rest on completion of fitting", source) \
         > token_recall("You pay the fee on completion of fitting", source)
+
+
+DELIVERY = {"id": "S1", "text": "Delivery and collection are free within the city bypass; the airport costs £15 each way, "
+                                "and other addresses within 30 miles cost £25 each way. We ask for a £50 refundable "
+                                "deposit per booking. Everything is cleaned between hires, and car seats are never "
+                                "more than 5 years old."}
+
+
+def test_words_both_cases_say_after_their_values_name_neither(lexical):
+    """"each way" follows both prices: the claim's "airport" names the £15 case."""
+    claim = lexical.verify("Airport delivery is £25 each way.", [DELIVERY]).claims[0]
+    (price,) = claim.facts
+    assert (price.status, price.evidence_text) == ("mismatched", "£15")
+    assert claim.label == "contradicted"
+    claim = lexical.verify("Airport delivery is £15 each way.", [DELIVERY]).claims[0]
+    assert [f.status for f in claim.facts] == ["matched"]
+
+
+def test_a_bound_denied_by_its_subject_is_the_source_s_never_more_than(lexical):
+    claim = lexical.verify("No car seat is more than five years old.", [DELIVERY]).claims[0]
+    assert [(f.status, f.evidence_text) for f in claim.facts] == [("matched", "never more than 5 years")]
+    assert claim.label != "contradicted", claim.reason
+    claim = lexical.verify("No car seat is more than three years old.", [DELIVERY]).claims[0]
+    assert [f.status for f in claim.facts] == ["mismatched"]
+
+
+def test_an_age_group_with_a_hyphen_is_the_claim_s_under_18(lexical):
+    source = {"id": "S1", "text": "Minimum age is 14, and under-18s must be with a paying adult."}
+    claim = lexical.verify("As you're under 18, you need to come with a paying adult.", [source]).claims[0]
+    assert [(f.status, f.evidence_text) for f in claim.facts] == [("matched", "under-18")]
+
+
+def test_a_negation_about_what_the_span_does_not_say_denies_nothing(lexical):
+    source = {"id": "S1", "text": "Free taster sessions with a coach run on Saturday mornings in April and May."}
+    claim = lexical.verify("No need to buy anything first: free coached taster sessions run on Saturday mornings in "
+                           "April and May.", [source]).claims[0]
+    assert claim.label != "contradicted", claim.reason
+    claim = lexical.verify("Taster sessions don't run on Saturday mornings in April and May.", [source]).claims[0]
+    assert claim.label == "contradicted", claim.reason
+
+
+def test_a_bound_that_picks_out_what_a_chinese_rule_is_for_is_a_condition(lexical):
+    source = {"id": "S1", "text": "上门测量免费。100平方米以下的内墙翻新一般3天就能完工。"}
+    claim = lexical.verify("内墙翻新一般三天就能完工。", [source]).claims[0]
+    assert claim.label == "partial"
+    assert "100平方米以下的内墙翻新" in claim.reason
+    claim = lexical.verify("100平方米以下的内墙翻新一般三天就能完工。", [source]).claims[0]
+    assert claim.label == "supported", claim.reason
+
+
+def test_an_asker_s_child_below_the_age_a_trip_turns_away_is_a_wrong_value(lexical):
+    source = {"id": "S1", "text": "The 3-hour coastal trip costs £55 per adult and £35 per child aged 4 to 15. The 6-hour "
+                                  "Outer Minch trip costs £110 per adult and £75 per child, and is not suitable for "
+                                  "children under 8."}
+    claim = lexical.verify("Your six-year-old can come on the six-hour Outer Minch trip.", [source]).claims[0]
+    age = next(f for f in claim.facts if f.text == "six-year")
+    assert (age.status, age.evidence_text) == ("mismatched", "not suitable for children under 8")
+    claim = lexical.verify("Your ten-year-old can come on the six-hour Outer Minch trip.", [source]).claims[0]
+    assert "mismatched" not in [f.status for f in claim.facts]
+    # A band turned away after it is named: "under-12s are not admitted".
+    tour = {"id": "S1", "text": "Guests aged 12 to 20 may join the Classic Tour for $10 without tasters, and under-12s "
+                                "are not admitted."}
+    claim = lexical.verify("Your 11-year-old can join the Classic Tour.", [tour]).claims[0]
+    assert [(f.status, f.evidence_text) for f in claim.facts if f.text == "11-year"] == [("mismatched", "under-12s are not admitted")]
+    claim = lexical.verify("Under-12s can join the Classic Tour.", [tour]).claims[0]
+    assert claim.label == "contradicted"
+    claim = lexical.verify("Under-12s are not admitted.", [tour]).claims[0]
+    assert [f.status for f in claim.facts] == ["matched"]
+    claim = lexical.verify("Your 14-year-old can join the Classic Tour for $10.", [tour]).claims[0]
+    assert [(f.status, f.evidence_text) for f in claim.facts if f.text == "14-year"] == [("matched", "12 to 20")]
+
+
+def test_a_chinese_bound_under_a_modal_is_no_negation(lexical):
+    source = {"id": "S1", "text": "根据国家标准，新建住宅室内氡浓度年均值不应超过150贝可/立方米。"}
+    claim = lexical.verify("这个结果超过了国家标准里新建住宅150贝可/立方米的限值。", [source]).claims[0]
+    assert claim.label != "contradicted", claim.reason
+
+
+def test_a_negated_clause_of_the_claim_that_is_also_the_span_s_still_clashes(lexical):
+    source = {"id": "S1", "text": "Cancel at least 14 days before the first session for a full refund minus a £25 "
+                                  "admin fee."}
+    claim = lexical.verify("If you cancel at least 14 days before the first session, you get a full refund with no "
+                           "deductions.", [source]).claims[0]
+    assert claim.label == "contradicted", claim.reason
+
+
+def test_where_something_is_free_beside_a_price_elsewhere_is_a_condition(lexical):
+    source = {"id": "S1", "text": "Delivery and returns are free across mainland UK; Highlands and islands pay £6 per "
+                                  "delivery."}
+    claim = lexical.verify("Delivery and returns are free.", [source]).claims[0]
+    assert claim.label == "partial"
+    assert "across mainland UK" in claim.reason
+    claim = lexical.verify("Delivery and returns are free across mainland UK.", [source]).claims[0]
+    assert "condition" not in claim.reason
+
+
+def test_a_cost_borne_by_the_provider_is_the_opposite_of_one_paid_by_the_customer(lexical):
+    source = {"id": "S2", "text": "外拍交通和门票费用自理。"}
+    claim = lexical.verify("外拍的交通和门票都由学堂承担。", [source]).claims[0]
+    assert claim.label == "contradicted", claim.reason

@@ -572,6 +572,13 @@ def test_a_bound_before_a_unit_of_notice_keeps_it():
     ("银卡会员一年一万二千八", "一万二千八", "12800", "eq"),
     # Cantonese 唔夠 is 不够, "less than".
     ("租期唔夠一年就各自俾四分一個月租", "唔夠一年", "1", "lt"),
+    # An age group joined to its bound by a hyphen: under-18s are under 18.
+    ("Minimum age is 14, and under-18s must be with a paying adult.", "under-18", "18", "lt"),
+    # A bound whose subject is "no …" is denied: at most five years.
+    ("no car seat is more than five years old", "more than five years", "5", "le"),
+    ("car seats are never more than 5 years old", "never more than 5 years", "5", "le"),
+    ("our car seats are more than 5 years old", "more than 5 years", "5", "gt"),
+    ("free-roam is open to children from 8 upwards", "8 upwards", "8", "ge"),
 ])
 def test_bounds_and_numerals_said_in_everyday_words(text, found, value, comparator):
     facts = {f.text: f.value for f in extract_numbers(text) if f.kind == "number"}
@@ -588,3 +595,9 @@ def test_one_year_before_its_price_is_the_period_not_a_duration():
 @pytest.mark.parametrize("text", ["考试得了八十五分", "千万不要迟到", "十分方便"])
 def test_a_numeral_that_is_part_of_a_word_or_a_score_stays_a_word(text):
     assert [f for f in extract_numbers(text) if f.kind == "number"] == []
+
+
+@pytest.mark.parametrize("text, found", [("會調一支30毫升香水", "30毫升"), ("you make a 50 ml parfum", "50 ml")])
+def test_millilitres_are_a_unit(text, found):
+    (fact,) = [f for f in extract_numbers(text) if f.kind == "number"]
+    assert (fact.text, fact.value.unit) == (found, "ml")

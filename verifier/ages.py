@@ -1,5 +1,6 @@
 """An asker's age ("your seven-year-old", "孩子8岁") found inside the age band a source gives
-for the claim's price or rule ("$48 for children aged 3 to 9", "for ages 8 to 13")."""
+for the claim's price or rule ("$48 for children aged 3 to 9", "for ages 8 to 13"), or inside
+one it turns away ("not suitable for children under 8", "under-12s are not admitted")."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ import re
 from typing import Sequence
 
 from extractors import Claim, Fact
+from extractors.qualifiers import is_negated
 from extractors.schema import Quantity
 from verifier.candidates import Candidate
 from verifier.comparison import is_limit, satisfies
 from verifier.fact_result import FactResult
+from verifier.segment import Span
 
 _OLD_AFTER = re.compile(r"[- ](?:years?[- ])?olds?\b|-olds?\b", re.IGNORECASE)
 _YOUR = re.compile(r"\b(?:your|my|our)\s+$", re.IGNORECASE)
@@ -24,13 +27,24 @@ def asker_age(result: FactResult, results: Sequence[FactResult], claim: Claim,
     "$62 for your seven-year-old" is not found in "$62 for visitors aged 10 and over and $48 for
     children aged 3 to 9", where another price stands between $62 and the band holding seven."""
     fact, q = result.fact, result.fact.value
+    # A value inside the band a source turns away is not found there: "under-12s are not admitted"
+    # against "under-12s can come along" (or "your 11-year-old can come").
+    if result.status == "matched" and result.evidence is not None and not is_negated(claim.text) and (span := next(
+            (c.span for c in ranked if result.evidence in c.span.facts), None)) is not None \
+            and (words := _barred(result.evidence, span)):
+        return FactResult(fact, "mismatched", result.evidence, words, span.source_id)
+    if (fact.kind != "number" or not isinstance(q, Quantity) or q.unit != "year" or q.comparator != "eq"
+            or q.value is None
+            or not (_OLD_AFTER.match(claim.source_text, fact.end - claim.start) or fact.text.endswith(("岁", "歲")))):
+        return None
+    yours = _YOUR.search(claim.source_text[: fact.start - claim.start]) is not None
+    # "your six-year-old can come" against the span it rests on: "not suitable for children under 8"
+    if yours and ranked and (barred := next((f for f in ranked[0].span.facts if f.kind == "number"
+                                             and _barred(f, ranked[0].span) and satisfies(q.value, f.value)), None)):
+        return FactResult(fact, "mismatched", barred, _barred(barred, ranked[0].span), ranked[0].span.source_id)
     # (an age the claim gives as the asker's own, "your 5-year-old", is no rival of the source's
     # lower bound "from 4 years old" either)
-    own = result.status == "mismatched" and _YOUR.search(claim.source_text[: fact.start - claim.start]) is not None
-    if (result.status != "missing" and not own or fact.kind != "number" or not isinstance(q, Quantity)
-            or q.unit != "year" or q.comparator != "eq" or q.value is None):
-        return None
-    if not (_OLD_AFTER.match(claim.source_text, fact.end - claim.start) or fact.text.endswith(("岁", "歲"))):
+    if result.status != "missing" and not (result.status == "mismatched" and yours):
         return None
     for cand in ranked:
         span = cand.span
@@ -42,6 +56,24 @@ def asker_age(result: FactResult, results: Sequence[FactResult], claim: Claim,
                 return FactResult(fact, "matched", band, band.text, span.source_id)
         return None
     return None
+
+
+# "is not suitable for children under 8", "under-12s are not admitted": the ages a trip or class turns away.
+_BARRED_BEFORE = re.compile(r"\b(?:not\s+(?:suitable|allowed|permitted|open)\s+(?:for|to)|no)\s+(?:children|kids)\s+$",
+                            re.IGNORECASE)
+_BARRED_AFTER = re.compile(r"s?\s+(?:are|is)\s+not\s+(?:admitted|allowed|permitted|accepted)\b", re.IGNORECASE)
+
+
+def _barred(f: Fact, span: Span) -> str | None:
+    """The words that turn the band `f` away ("not suitable for children under 8"), or None."""
+    q = f.value
+    if not isinstance(q, Quantity) or q.comparator not in ("lt", "le") or q.unit not in (None, "year"):
+        return None
+    at, end = f.start - span.start, f.end - span.start
+    if before := _BARRED_BEFORE.search(span.text, max(0, at - 40), at):
+        return span.text[before.start():end]
+    after = _BARRED_AFTER.match(span.text, end)
+    return span.text[at:after.end()] if after else None
 
 
 def _is_age_band(f: Fact) -> bool:

@@ -221,7 +221,8 @@ def _rival(fact: Fact, agree: Fact, groups: list[Group], here: Group, text: str,
             and not (named[id(here)] - named[id(g)]) & (mine | context)
         one_sentence = not SENTENCE_END.search(text, min(g.start, here.start), max(g.end, here.end) - 1)
         # (not when the claim or its question names the value's own case: "30 years for Heritage")
-        slot_other = fact.kind == "number" and one_sentence and _slot_elsewhere(mine, own(here), own(g)) \
+        shared_after = _after_value(here, text, offset) & _after_value(g, text, offset)
+        slot_other = fact.kind == "number" and one_sentence and _slot_elsewhere(mine, own(here), own(g), shared_after) \
             and not (mine | context) & proper[id(here)]
         if (value is not None and _parallel(agree, value) and not _same_period(fact, agree, value, asker.text)
                 and compare_facts(fact, value) == "different"
@@ -229,16 +230,28 @@ def _rival(fact: Fact, agree: Fact, groups: list[Group], here: Group, text: str,
                 and not any(compare_facts(o, value) == "equal" for o in claim_facts)
                 and (names_other or slot_other or base)):
             found.append(value)
-    return found[0] if len(found) == 1 else None
+    # (two groups may give the same rival: "調配50毫升香水，……日後補購50毫升")
+    return found[0] if found and all(compare_facts(found[0], v) == "equal" for v in found) else None
 
 
-def _slot_elsewhere(mine: frozenset[str], here: frozenset[str], other: frozenset[str]) -> bool:
+def _after_value(group: Group, text: str, offset: int) -> frozenset[str]:
+    """The two words of `group` right after its last value ("each way", "per adult")."""
+    if not group.values:
+        return frozenset()
+    return word_keys(" ".join(text[group.values[-1].end - offset:group.end].split()[:2]))
+
+
+def _slot_elsewhere(mine: frozenset[str], here: frozenset[str], other: frozenset[str],
+                    shared_after: frozenset[str] = frozenset()) -> bool:
     """Whether the claim's words are all the other group's and none the value's own: "Workmanship
     is guaranteed for three years" against "a 12-month workmanship guarantee; Smart Lock hardware
     also has a 3-year manufacturer warranty" states the workmanship slot, with the warranty's value.
     Within one sentence only: the next sentence's value may be a comparison ("up 12.5 percent from
-    the third quarter of 2024" after the heading "Third quarter 2025 results")."""
-    return not mine & here and len(mine & (other - here)) >= _SLOT_WORDS
+    the third quarter of 2024" after the heading "Third quarter 2025 results"). What both groups
+    say right after their values (`shared_after`) tells neither case, unless it is all the value's group
+    says: "the airport costs £15 each way, and other addresses … cost £25 each way"."""
+    telling = here - shared_after if here - shared_after else here
+    return not mine & telling and len(mine & (other - here)) >= _SLOT_WORDS
 
 
 _SLOT_WORDS = 2

@@ -140,6 +140,9 @@ _CONDITION_BACK = re.compile(r"\b(?:above|over|beyond|below|under) (?:that|this)
                              r"|否则|不然|超过的话|超出的话", re.IGNORECASE)
 
 
+_FREE_WHERE = re.compile(r"\bfree\s+((?:within|across|inside|in)\s+[^,;.]{3,40})", re.IGNORECASE)
+
+
 def dropped_condition(claim: Claim, span: Span, facts: list[FactResult]) -> str | None:
     """The clause of `span` that makes its rule conditional when the claim states the rule
     without the condition: a threshold ("over $75", "满99元", "6 hours or more") the claim's
@@ -156,10 +159,20 @@ def dropped_condition(claim: Claim, span: Span, facts: list[FactResult]) -> str 
     # A cap ("最多5天") is a condition too when the claim says "all" where the span caps it.
     bounds = ("gt", "ge", "le", "lt") if _unstated_universal(claim, span.text) else ("gt", "ge")
     for fact in span.facts:
-        threshold = fact.kind == "number" and fact.value.comparator in bounds  # type: ignore[union-attr]
+        # ("100平方米以下的内墙项目": a bound that picks out the things the rule is for is a condition too)
+        threshold = fact.kind == "number" and (fact.value.comparator in bounds  # type: ignore[union-attr]
+                                               or fact.value.comparator in ("le", "lt")  # type: ignore[union-attr]
+                                               and span.text.startswith("的", fact.end - span.start))
         if (threshold and a <= fact.start - span.start < b and (fact.start, fact.end) not in matched
                 and _plain_number(fact) not in said_digits):
             return span.text[a:b].strip()
+    # "free across mainland UK; Highlands and islands pay £6": where it is free, beside a price elsewhere,
+    # when the claim's sentence names none of it
+    free = _FREE_WHERE.search(span.text, a, b)
+    if free and not frozenset(content_tokens(free.group(1))) & frozenset(content_tokens(said)) \
+            and any(f.kind == "number" and f.value.currency and not a <= f.start - span.start < b  # type: ignore[union-attr]
+                    for f in span.facts):
+        return span.text[a:b].strip()
     if _CONDITION_WORD.search(said) or _CONDITION_BACK.search(said):
         return None
     for k in (best, best - 1):

@@ -68,7 +68,8 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
     # "if you can't make it, you can ask for a refund": a negation inside a condition denies nothing.
     plain = _CONDITIONAL_NEGATION.sub(" ", normalise(claim.text))
     if _denies(claim.text):
-        return token_recall(claim.text, span_text) >= POLARITY_MIN_RECALL and not is_negated(span_text)
+        return token_recall(claim.text, span_text) >= POLARITY_MIN_RECALL and not is_negated(span_text) \
+            and _negated_clause_about(plain, span_text)
     # An affirmative claim clashes only with a negation in the clause it matches best, so
     # "returns are free; gift cards are not refundable" does not clash with "returns are free".
     best = closest_part(claim, span_text, clauses)
@@ -298,6 +299,16 @@ def _clause_denied(claim: Claim, span_text: str) -> bool:
                for scope in negation_scopes(part)):
             return True
     return False
+
+
+def _negated_clause_about(claim_text: str, span_text: str) -> bool:
+    """Whether a negated clause of the claim shares a word with the span: "No need to buy anything
+    first: free taster sessions run …" denies nothing "Free taster sessions … run on Saturday
+    mornings" says, while "you get a full refund with no deductions" is about its full refund."""
+    said = frozenset(content_tokens(span_text))
+    parts = [part for a, b in clauses(claim_text) for part in re.split(r"[:：]", claim_text[a:b])]
+    negated = [part for part in parts if is_negated(part)]
+    return not negated or any(said & frozenset(content_tokens(part)) for part in negated)
 
 
 def _denies(text: str) -> bool:
