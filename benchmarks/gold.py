@@ -176,6 +176,8 @@ GOLD_SETS = {
     "decision_u": ("decision_gold_u.jsonl", decision_metrics),
     "engine_v": ("engine_gold_v.jsonl", claim_metrics),
     "decision_v": ("decision_gold_v.jsonl", decision_metrics),
+    "engine_w": ("engine_gold_w.jsonl", claim_metrics),
+    "decision_w": ("decision_gold_w.jsonl", decision_metrics),
 }
 
 
