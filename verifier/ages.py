@@ -25,7 +25,8 @@ def asker_age(result: FactResult, results: Sequence[FactResult], claim: Claim,
     """The age band of the most relevant span that gives age bands, when it holds the claim's
     missing age, or None. The claim's other values must sit beside that band in the span:
     "$62 for your seven-year-old" is not found in "$62 for visitors aged 10 and over and $48 for
-    children aged 3 to 9", where another price stands between $62 and the band holding seven."""
+    children aged 3 to 9", where another price stands between $62 and the band holding seven.
+    A band the source turns away makes the value inside it a wrong one (`_barred`)."""
     fact, q = result.fact, result.fact.value
     # A value inside the band a source turns away is not found there: "under-12s are not admitted"
     # against "under-12s can come along" (or "your 11-year-old can come").
@@ -39,9 +40,11 @@ def asker_age(result: FactResult, results: Sequence[FactResult], claim: Claim,
         return None
     yours = _YOUR.search(claim.source_text[: fact.start - claim.start]) is not None
     # "your six-year-old can come" against the span it rests on: "not suitable for children under 8"
-    if yours and ranked and (barred := next((f for f in ranked[0].span.facts if f.kind == "number"
-                                             and _barred(f, ranked[0].span) and satisfies(q.value, f.value)), None)):
-        return FactResult(fact, "mismatched", barred, _barred(barred, ranked[0].span), ranked[0].span.source_id)
+    if yours and ranked:
+        top = ranked[0].span
+        for band in top.facts:
+            if band.kind == "number" and (words := _barred(band, top)) and satisfies(q.value, band.value):  # type: ignore[arg-type]
+                return FactResult(fact, "mismatched", band, words, top.source_id)
     # (an age the claim gives as the asker's own, "your 5-year-old", is no rival of the source's
     # lower bound "from 4 years old" either)
     if result.status != "missing" and not (result.status == "mismatched" and yours):
