@@ -174,6 +174,10 @@ def _zh_patterns() -> dict[str, re.Pattern[str]]:
         "qualifier": re.compile(rf"(?:除外|例外|为准|为限){_END}"),
         # A consequence worked out from the clause before ("不满199元，所以要付配送费15元") is checked with it.
         "consequence": re.compile(r"\s*(?:所以|因此|因而|那么|也就是说?|即係|即是|即)"),
+        # So is a comparison with the value before it ("单次198元，比原价298元便宜一百块").
+        "comparison": re.compile(r"\s*比(?![例较較率赛賽如方])"),
+        # "只要……发布预警，或者水位超过安全线，活动就会取消": another way the condition is met.
+        "alternative": re.compile(r"\s*(?:或者|或是|或)"),
         # A clause about the period the clause before names ("……外墙暂停施工，外墙要避开这段时间") is checked with it.
         "back_reference": re.compile(r"这段(?:时间|期间)|这个时段|这期间|此期间"),
         "clock": re.compile(r"\d+\s*(?:点|:|：)|[上下]午|[早晚]上|[月日号]|星期|周[一二三四五六日天]"),
@@ -279,8 +283,8 @@ def _zh_subject(piece: _Piece, norm: str, original: str) -> tuple[str, str]:
         if is_time and not norm.startswith("每", s):
             i += 1
             continue
-        if picked and norm[s:e] == "每":
-            break  # "普通中式菜刀每把十二元": the per-unit price starts, the subject has ended
+        if picked and (norm[s:e] == "每" or norm[s:e] in _PRICE_WORDS and nxt == "m"):
+            break  # "普通中式菜刀每把十二元", "标志设计收费两千八": the price starts, the subject has ended
         if tag in _NOMINAL or (picked and norm[s:e] in ("的", "和", "与", "及") and nxt in _NOMINAL):
             picked.append((s, e))
             i += 1
@@ -354,11 +358,14 @@ def zh_parts(doc: Doc, offset: int, norm: str, original: str) -> list[Part]:
     for piece in pieces:
         text = norm[piece.core : piece.end]
         if groups and not pending and (p["qualifier"].search(text) or p["consequence"].match(norm, piece.start)
-                                       or p["back_reference"].search(text)):
+                                       or p["comparison"].match(norm, piece.start) or p["back_reference"].search(text)):
             groups[-1].append(piece)
             continue
+        alternative = p["alternative"].match(norm, piece.start) is not None and any(
+            p["subordinate"].search(norm[g.core : g.end]) for g in pending)
         pending.append(piece)
-        if _checkable_zh(piece, norm) and not p["subordinate"].search(text) and not _age_premise(piece, norm) \
+        if _checkable_zh(piece, norm) and not alternative and not p["subordinate"].search(text) \
+                and not _age_premise(piece, norm) \
                 and not _LEAD_IN.search(text) and not _DE_TOPIC.fullmatch(text):
             groups.append(pending)
             pending = []

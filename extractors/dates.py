@@ -235,7 +235,8 @@ def _compare_year_ranges(a: DateValue, b: DateValue) -> Comparison:
     return "compatible" if inside else "different"
 
 
-def _weekday_set(v: DateValue) -> frozenset[int] | None:
+def weekday_set(v: DateValue) -> frozenset[int] | None:
+    """The days of the week (Monday 0) a weekday range or a day with its year falls on."""
     if v.granularity == "weekday_range":
         span = (v.weekday_to - v.weekday_from) % 7
         return frozenset((v.weekday_from + i) % 7 for i in range(span + 1))
@@ -248,7 +249,7 @@ def _weekday_set(v: DateValue) -> frozenset[int] | None:
 
 
 def _compare_weekdays(a: DateValue, b: DateValue) -> Comparison:
-    sa, sb = _weekday_set(a), _weekday_set(b)
+    sa, sb = weekday_set(a), weekday_set(b)
     if sa is None or sb is None:
         return "different"
     if sa == sb and a.granularity == b.granularity:

@@ -90,7 +90,7 @@ _NOON = re.compile(r"(?i:\b(?P<w>noon|midday|midnight)\b)", re.ASCII)
 _WEEKDAYS = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
 _WD = r"(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)"
 _WEEKDAY_RANGE = re.compile(
-    rf"(?i:\b(?P<a>{_WD})\b\.?[ ]*(?:-|~|to|through|thru|until)[ ]*(?P<b>{_WD})\b\.?)", re.ASCII
+    rf"(?i:\b(?P<a>{_WD})\b\.?[ ]*(?:-|~|-to-|to|through|thru|until)[ ]*(?P<b>{_WD})\b\.?)", re.ASCII
 )
 
 # A single weekday, as a one-day weekday range ("every Friday", "closed on Sundays"); full names

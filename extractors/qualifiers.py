@@ -91,16 +91,17 @@ _ZH_COUNT = {"十二": 12, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "�
 _ZH_UNIT = {"天": "day", "周": "week", "月": "month", "年": "year"}
 
 # Bounds, not negations: the number check reads them ("不超过600元" = "600元以内").
-_BOUNDS_EN = re.compile(r"\b(?:no|not)\s+(?:more|less|later|earlier|fewer|greater|higher|lower)\s+than\b"
+_BOUNDS_EN = re.compile(r"\b(?:no|not|never)\s+(?:more|less|later|earlier|fewer|greater|higher|lower)\s+than\b"
                         r"|\bnot\s+(?:to\s+)?exceed(?:ing)?\b|\bno\s+(?:later|earlier)\b"
                         # "no charge" says "free", as "free of charge" does: it denies nothing.
                         r"|\b(?:at\s+)?no\s+(?:extra\s+|additional\s+)?(?:charge|cost)\b"
-                        r"|\b(?:costs?|costing|charges?|pay|paying)\s+nothing\b"
+                        r"|\b(?:costs?|costing|charges?|pay|paying)\s+(?:(?:him|her|them|you|us|me)\s+)?nothing\b"
                         # "so your kitchen is never without blades": two negations affirm
                         r"|\b(?:never|not)\s+without\b"
                         # "no car seat is more than five years old" is a bound: at most five years
                         r"|\b" + NO_SUBJECT + r"(?:more|less|fewer|over|under|above|below)\b")
-_NEGATION_EN = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without)\b|n't\b|\bnon-(?=[a-z])|\bnon(?=refundable|transferable)")
+# ("a no-rinse steriliser", "a no-fee account": "no" before a hyphen makes a word, it denies nothing)
+_NEGATION_EN = re.compile(r"\b(?:not|no(?!-[a-z])|never|none|nothing|neither|nor|cannot|without)\b|n't\b|\bnon-(?=[a-z])|\bnon(?=refundable|transferable)")
 # Words that contain a Chinese negation character without negating anything.
 _ZH_NOT_NEGATION = ("不仅", "不但", "不过", "不断", "不久", "不少", "不错", "不同", "无论", "非常", "未来",
                     "无理由", "毫无疑问", "不管", "不超过", "不高于", "不低于", "不少于", "不多于", "不大于", "不小于",
@@ -207,11 +208,11 @@ _ANTONYMS = [(re.compile(a), re.compile(b)) for a, b in (
     (r"\bincreas(?:e|es|ed|ing)\b", r"\b(?:decreas|reduc)(?:e|es|ed|ing)\b"),
     (r"\beligible\b", r"\bineligible\b"),
     (r"收费|收取", r"免费|免收"),
-    (r"看诊|营业", r"休诊|停诊|停业"),
+    (r"看诊|营业", r"休诊|停诊|停业|休息(?![室区时间])"),
     (r"上涨|上调|增加|提高", r"下降|下调|减少|降低"),
     (r"强制|必须", r"自愿|可选"),
     (r"\bbetter\b", r"\bworse\b"),  # "loss in the better ear"
-    (r"照常|照样", r"暂停|停止"),  # "节假日期间取送服务暂停"
+    (r"照常|照样", r"暂停|停止|休息(?![室区时间])"),  # "节假日期间取送服务暂停", "逢星期日休息"
     (r"便宜|下浮", r"上浮|加价"),  # "在前台订便宜10%" against "前台预订价格上浮10%"
     # included in the price against paid for apart: "报名费包含参访行程" / "参访行程……费用另计"
     # ("价格含工资及旧玻璃回收": a bare 含 after the price it is part of)

@@ -236,6 +236,11 @@ def test_a_gapped_or_then_clause_is_a_claim_of_its_own(analyzer: Analyzer, text:
     ("下单时需要付一半的预付款，剩下的在安装验收后15天内付清。", ["下单时需要付一半的预付款", "剩下的在安装验收后15天内付清"]),
     # "需要注意的是" points to what follows; "这段时间" is the period the clause before names.
     ("需要注意的是，每年6到8月外墙暂停施工，外墙要避开这段时间。", ["需要注意的是，每年6到8月外墙暂停施工，外墙要避开这段时间"]),
+    # "或者……" after "只要……" is another way the condition is met; the rule follows both.
+    ("只要气象部门发布暴雨预警，或者溪流水位超过安全线，活动就会取消。", ["只要气象部门发布暴雨预警，或者溪流水位超过安全线，活动就会取消"]),
+    # A comparison with the value before it goes with that clause; a price word ends the subject.
+    ("单次冷疗198元，比原价298元便宜一百块。", ["单次冷疗198元，比原价298元便宜一百块"]),
+    ("基础版标志设计收费两千八，包含三个初稿方案和两轮修改。", ["基础版标志设计收费两千八", "基础版标志设计包含三个初稿方案和两轮修改"]),
 ])
 def test_chinese_topics_conditions_and_durations(analyzer: Analyzer, text: str, expected: list[str]) -> None:
     assert [c.text for c in split_claims(text, analyzer=analyzer)] == expected

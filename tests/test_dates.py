@@ -115,6 +115,7 @@ def test_year_ranges(text, found):
     ("每周五天工作制", []),
     ("每周一次", []),
     ("周一至周五营业", [("周一至周五", "Mon-Fri")]),
+    ("spent $33 in a Monday-to-Sunday week", [("Monday-to-Sunday", "Mon-Sun")]),
     ("the Sun newspaper", []),
     # 四周 ("all around") before 一定 ("certain")
     ("在機場四周一定範圍內飛航", []),

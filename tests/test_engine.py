@@ -826,6 +826,21 @@ def test_the_askers_value_without_a_stated_bound_stays_missing(lexical):
     assert claim.label != "supported"
 
 
+def test_a_count_of_the_askers_own_things_is_no_missing_fact(lexical):
+    source = {"id": "S1", "text": "夏季恤衫每件港幣165元，夏季短褲或裙每件港幣150元。"}
+    request = {"question": "我想買兩件夏季恤衫同兩條裙，幾錢？", "sources": [source],
+               "answer": "兩件夏季恤衫每件港幣165蚊。"}
+    facts = {f.text: f for f in lexical.verify_request(request).claims[0].facts}
+    assert (facts["兩件"].status, facts["兩件"].source_id) == ("matched", None)
+    facts = {f.text: f for f in lexical.verify_request({**request, "question": None}).claims[0].facts}
+    assert facts["兩件"].status == "missing"
+    # People are no things: "you can bring 3 guests" is a claim the sources must make.
+    request = {"question": "Can I bring 3 guests?", "answer": "You can bring 3 guests.",
+               "sources": [{"id": "S1", "text": "Members may bring guests to the pool."}]}
+    claim = lexical.verify_request(request).claims[0]
+    assert [f.status for f in claim.facts if f.kind == "number"] == ["missing"]
+
+
 @pytest.mark.parametrize("answer, status", [
     ("The park is open on weekends on 12 December.", "matched"),      # inside 7 November to 27 December
     ("The park is open on weekends on 3 January.", "mismatched"),     # after the period, on no stated date

@@ -175,3 +175,59 @@ def test_a_cost_borne_by_the_provider_is_the_opposite_of_one_paid_by_the_custome
     source = {"id": "S2", "text": "外拍交通和门票费用自理。"}
     claim = lexical.verify("外拍的交通和门票都由学堂承担。", [source]).claims[0]
     assert claim.label == "contradicted", claim.reason
+
+
+def test_a_wider_range_of_weekdays_is_a_wrong_value(lexical):
+    source = {"id": "S1", "text": "學生憑有效學生證，星期一至四可享九折。"}
+    claim = lexical.verify("學生逢星期一至日都有九折。", [source]).claims[0]
+    assert [(f.text, f.status, f.evidence_text) for f in claim.facts if f.kind == "date"] == \
+        [("星期一至日", "mismatched", "星期一至四")]
+    claim = lexical.verify("學生星期二至四有九折。", [source]).claims[0]
+    assert [f.status for f in claim.facts if f.kind == "date"] == ["matched"]
+    # One day the source names is no range it might leave out, and confirms none.
+    claim = lexical.verify("學生逢星期一至日都有九折。", [{"id": "S1", "text": "學生逢星期日有九折。"}]).claims[0]
+    assert [f.status for f in claim.facts if f.kind == "date"] == ["missing"]
+
+
+def test_open_as_usual_is_the_opposite_of_a_day_off(lexical):
+    source = {"id": "S1", "text": "逢星期日休息。"}
+    assert lexical.verify("星期日都照常開。", [source]).claims[0].label == "contradicted"
+    # a rest room is no day off
+    source = {"id": "S1", "text": "星期日照常营业，店内设有休息区。"}
+    assert lexical.verify("星期日照常营业。", [source]).claims[0].label != "contradicted"
+
+
+def test_once_a_year_is_annually(lexical):
+    source = {"id": "S1", "text": "Shares pay a target interest of 4.5% a year, paid annually in arrears."}
+    claim = lexical.verify("Interest is paid once a year in arrears.", [source]).claims[0]
+    assert [(f.text, f.status, f.evidence_text) for f in claim.facts] == [("once a year", "matched", "annually")]
+    claim = lexical.verify("Interest is paid once a month in arrears.", [source]).claims[0]
+    assert [f.status for f in claim.facts] != ["matched"]
+
+
+def test_another_requirement_is_no_condition_of_the_one_a_claim_states(lexical):
+    source = {"id": "S1", "text": "Participants must be at least 14 years old and able to swim 50 metres in light "
+                                  "clothing."}
+    claim = lexical.verify("You'll need to be able to swim 50 metres in light clothing.", [source]).claims[0]
+    assert "condition" not in claim.reason
+    source = {"id": "S1", "text": "Riders must be at least 18 years old to hire an e-bike."}
+    claim = lexical.verify("You can hire an e-bike.", [source]).claims[0]
+    assert claim.label == "partial" and "at least 18" in claim.reason
+
+
+def test_an_approximate_time_is_found_in_its_own_case_s_bound(lexical):
+    source = {"id": "S1", "text": "標準方案自確認需求起12個工作天內交付初稿，完整方案約需30個工作天。"}
+    claim = lexical.verify("確認需求後大約12個工作天就能看到初稿。", [source]).claims[0]
+    assert [(f.status, f.evidence_text) for f in claim.facts] == [("matched", "12個工作天內")]
+
+
+def test_a_time_within_the_source_s_deadline_keeps_it(lexical):
+    source = {"id": "S1", "text": "Orders placed by 1 p.m. Monday to Saturday can be delivered the same day."}
+    claim = lexical.verify("Orders placed by 1 p.m. go out the same day, so noon on Saturday works.", [source]).claims[0]
+    assert [(f.text, f.status) for f in claim.facts if f.text == "noon"] == [("noon", "matched")]
+    # A later time, or a deadline of the claim's own, is another value.
+    claim = lexical.verify("Orders placed by 1 p.m. go out the same day, so 2 p.m. on Saturday works.", [source]).claims[0]
+    assert [f.status for f in claim.facts if f.text == "2 p.m."] == ["mismatched"]
+    claim = lexical.verify("Orders placed by noon go out the same day.", [source]).claims[0]
+    assert [f.status for f in claim.facts if f.text == "noon"] == ["mismatched"]
+

@@ -61,6 +61,11 @@ def test_past_sentences(text, past):
     ("Last season the Basic plan cost CA$519.", True),
     ("最高贷款额度为20万元。", False),
     ("活动前三日或以前取消可以拿回全部订金。", False),
+    # "before" a time is the past; "right before" the lesson, or before a visit, is not.
+    ("Using the school car costs $95 and includes a one-hour warm-up right before.", False),
+    ("Please arrive ten minutes before your visit.", False),
+    ("Before the change the plan costs $50.", True),
+    ("Prior to March 2026 the plan costs $50.", True),
 ])
 def test_claims_about_the_past(analyzer, answer, past):
     assert about_the_past(split_claims(answer, analyzer=analyzer)[0]) is past
@@ -180,6 +185,14 @@ def test_before_an_older_date_in_chinese_is_past():
     text = ("积分规则（2026年版）。2025年12月31日前获得的积分，有效期为12个月。2026年1月1日起获得的积分，有效期为24个月。"
             "年假须在3月31日前休完。")
     assert [s.past for s in segment_source(Source(id="S1", text=text)).sentences] == [False, True, False, False]
+
+
+def test_before_a_day_that_has_come_in_chinese_is_past():
+    text = "纯色光疗美甲168元。2026年5月前纯色光疗美甲为148元。2026年12月31日前报名可享九折。"
+    source = Source(id="S1", text=text, metadata={"status": "active", "effective_from": "2026-05-01"})
+    assert [s.past for s in segment_source(source, as_of=dt.date(2026, 12, 3)).sentences] == [False, True, False]
+    # With no day it takes effect or is read, a month stated before is no past.
+    assert [s.past for s in segment_source(Source(id="S1", text=text)).sentences] == [False, False, False]
 
 
 EXAM = "2026年度考试报名时间为8月1日至8月25日。报名费为每科180元，须同时报考两科。2025年报名费为每科150元。"

@@ -68,6 +68,9 @@ def test_roles_agree_on_rank_and_any_stated_domain(a, b, agree):
     ("客製化商品也可以退貨", False),
     ("每人每晚不超过600元", False),
     ("Claims of no more than $500 are approved at once.", False),
+    ("Each piece costs 3% of its retail price a month, but never less than C$40.", False),
+    ("It includes a bottle of no-rinse steriliser.", False),
+    ("A covered flight costs him nothing beyond what his insurance pays.", False),
     ("支持7天无理由退货", False),
     ("Nonetheless, refunds are issued.", False),
     ("不仅退款，还补偿运费", False),
@@ -383,6 +386,11 @@ def test_a_chinese_permission_against_a_chinese_negation_is_opposite(analyzer):
     ("可以自己帶蛋糕。", "禁止攜帶外食，生日蛋糕可帶入，酌收切盤費新台幣150元。", False),
     ("港島免運費。", "港島及九龍免運費，新界每次收運費港幣$50，離島暫不送貨。", False),
     ("在船上前台订会便宜10%。", "船上前台预订价格上浮10%。", True),
+    # A rule that says its "no" by turning away whoever breaks it.
+    ("You can't have drunk alcohol in the 24 hours before.",
+     "Anyone who has consumed alcohol in the previous 24 hours will be turned away.", False),
+    ("You can't have drunk alcohol in the 24 hours before.", "Anyone who has consumed alcohol in the previous 24 "
+     "hours may still be tattooed.", True),
 ])
 def test_a_negated_clause_or_an_opposite_word_about_the_claim_is_opposite(analyzer, answer, span, clash):
     from extractors.claims import split_claims

@@ -29,7 +29,7 @@ _COUNTED = "人位台张張间間晚天日月次件份套条條只隻双雙"
 # that happen to multiply to a third ("2 hours, 10 people, $20") prove nothing.
 _RESULT_CUE = re.compile(r"\b(?:so|total(?:ling|s)?|in total|altogether|combined|comes? to|works? out|means?|"
                          r"that's|which is|making|bring(?:s|ing)?\s+(?:it|that|this|the\s+\w+)\s+(?:down\s+)?to)\b|,\s*at\b|一共|总共|總共|合计|合計|加起来|加起來|共计|共計|总计|總計|"
-                         r"就是|就係|即係|即是|所以|算|平均|\bon average\b|\baverages?\b|[，,]\s*是|=|＝"
+                         r"就是|就係|即係|即是|所以|算|平均|便宜了?|贵了?|貴了?|省了?|\bon average\b|\baverages?\b|[，,]\s*是|=|＝"
                          # a count, then the total: "两双是78元", "三台要360元"
                          rf"|[两兩二三四五六七八九十百\d]+\s*(?:[个個{_COUNTED}]|公尺|米)\s*"
                          r"(?:是|要|共|大约|大約|约|約)",

@@ -140,6 +140,18 @@ _CONDITION_BACK = re.compile(r"\b(?:above|over|beyond|below|under) (?:that|this)
                              r"|否则|不然|超过的话|超出的话", re.IGNORECASE)
 
 
+# "Participants must be at least 14 years old and able to swim 50 metres": a bound the span
+# requires beside what a claim that states a requirement itself names ("You'll need to be able
+# to swim 50 metres") is another requirement, not a condition of the one it states.
+_MUST_BE = re.compile(r"\b(?:must|need to|needs to|have to|has to)\s+be\s+(?:aged\s+)?$|(?:必须|须|需|需要)(?:年满)?$",
+                      re.IGNORECASE)
+_REQUIRES = re.compile(r"\b(?:must|need to|needs to|have to|has to|required)\b|必须|须|需要", re.IGNORECASE)
+
+
+def _one_of_requirements(claim: Claim, span: Span, fact) -> bool:
+    return bool(_MUST_BE.search(span.text[: fact.start - span.start]) and _REQUIRES.search(claim.text))
+
+
 _FREE_WHERE = re.compile(r"\bfree\s+((?:within|across|inside|in)\s+[^,;.]{3,40})", re.IGNORECASE)
 
 
@@ -164,7 +176,7 @@ def dropped_condition(claim: Claim, span: Span, facts: list[FactResult]) -> str 
                                                or fact.value.comparator in ("le", "lt")  # type: ignore[union-attr]
                                                and span.text.startswith("的", fact.end - span.start))
         if (threshold and a <= fact.start - span.start < b and (fact.start, fact.end) not in matched
-                and _plain_number(fact) not in said_digits):
+                and _plain_number(fact) not in said_digits and not _one_of_requirements(claim, span, fact)):
             return span.text[a:b].strip()
     # "free across mainland UK; Highlands and islands pay £6": where it is free, beside a price elsewhere,
     # when the claim's sentence names none of it

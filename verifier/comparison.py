@@ -5,7 +5,7 @@
 the limit are both found by the fact check, but what the claim asserts is the comparison, which
 no sentence states and small NLI models do not compute. This module does the arithmetic:
 - `asker_values`: a value the question states counts as found when the claim sets it against a
-  bound the sources give;
+  bound the sources give, or when it counts the asker's own things ("兩件夏季恤衫");
 - `in_category`: a value the claim puts in a named category is checked against the range the
   source gives that category;
 - `compared`: a claim that is nothing but such a comparison is decided by the numbers, when
@@ -201,12 +201,22 @@ def asker_values(results: list[FactResult], question: str, claim: Claim) -> list
     for r in results:
         given = next((q for q in asked if r.status in _NOT_FOUND and r.fact.kind == "number" and not r.past
                       and compare_facts(r.fact, q) == "equal"
-                      and any(same_dimension(r.fact, b) or sets_against(claim, r.fact, b) for b in bounds)), None)
+                      and (any(same_dimension(r.fact, b) or sets_against(claim, r.fact, b) for b in bounds)
+                           or _asker_count(r))), None)
         out.append(FactResult(r.fact, "matched", given, given.text) if given is not None else r)
     return out
 
 
 _NOT_FOUND = ("missing", "mismatched")
+
+
+def _asker_count(result: FactResult) -> bool:
+    """A count of the asker's own things that no source gives otherwise: "兩件夏季恤衫每件港幣165蚊"
+    when the question says "我想買兩件夏季恤衫" (a source's other count would be a mismatch, which stays).
+    Things only: "you can bring 3 guests" when the asker asks for 3 is a claim the sources must make."""
+    q = result.fact.value
+    return result.status == "missing" and q.comparator == "eq" and q.currency is None and q.per is None \
+        and q.value is not None and q.unit == "item"  # type: ignore[union-attr]
 
 
 def sets_against(claim: Claim, value: Fact, limit: Fact) -> bool:

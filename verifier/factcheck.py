@@ -16,6 +16,7 @@ from typing import Callable, Sequence
 from extractors import Claim, Fact
 from extractors.compare import compare_facts, other_side, same_dimension, same_slot
 from extractors.qualifiers import is_negated
+from extractors.dates import weekday_set
 from extractors.schema import DateValue
 from extractors.tokens import content_tokens
 from verifier.ages import asker_age
@@ -26,7 +27,7 @@ from verifier.comparison import as_compared_limit, asker_values, in_category
 from verifier.labels import swapped_label
 from verifier.fact_result import FactResult
 from verifier.count_of_one import nothing_to_find
-from verifier.periods import paid_by_the_year, time_span, within_period
+from verifier.periods import once_per, within_deadline, paid_by_the_year, time_span, within_period
 from verifier.segment import Span
 from verifier.sides import bound_from_other_side
 from verifier.names import check_name, entity_clash, entity_displaced, named_only_beside_rival
@@ -132,7 +133,7 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
                    key=lambda o: o.value.value != fact.value.value)  # type: ignore[union-attr]
         agree = next((o for o, v in verdicts if v == "equal"), None) or next(iter(compatible), None) \
             or _unit_implied(fact, cand.span) or _one_each(fact, cand.span) or _edge_named(fact, same, claim) \
-            or time_span(fact, cand.span) or paid_by_the_year(fact, cand.span, claim)
+            or time_span(fact, cand.span) or paid_by_the_year(fact, cand.span, claim) or once_per(fact, cand.span)
         if (agree is not None and deferred is not None and cand.relevance < min_relevance and agree in compatible
                 and fact.value.comparator == "eq" != agree.value.comparator  # type: ignore[union-attr]
                 and deferred.evidence.value.per == fact.value.per):  # type: ignore[union-attr]
@@ -307,8 +308,16 @@ def _usual_beside_longest(fact: Fact, verdicts: list[tuple[Fact, str]]) -> bool:
     q = fact.value
     if fact.kind != "number" or not q.approximate or q.comparator != "eq":  # type: ignore[union-attr]
         return False
-    return any(v == "compatible" and o.value.comparator != "eq" and o.value.value == q.value  # type: ignore[union-attr]
-               for o, v in verdicts) and any(v == "different" and o.value.comparator == "eq" for o, v in verdicts)  # type: ignore[union-attr]
+    bounds = [o for o, v in verdicts if v == "compatible" and o.value.comparator != "eq" and o.value.value == q.value]  # type: ignore[union-attr]
+    # (the usual value lies within the bound: "12個工作天內……，完整方案約需30個工作天" is two cases)
+    return any(v == "different" and o.value.comparator == "eq" and o.value.value is not None  # type: ignore[union-attr]
+               and any(_within(o.value.value, b.value) for b in bounds) for o, v in verdicts)  # type: ignore[union-attr]
+
+
+def _within(value, bound) -> bool:
+    if bound.comparator in ("le", "lt"):
+        return value < bound.value
+    return bound.comparator not in ("ge", "gt") or value > bound.value
 
 
 _GRANULARITY_RANK = {"year": 0, "year_range": 0, "quarter": 1, "month": 2, "weekday_range": 2, "day": 3, "datetime": 4}
@@ -320,7 +329,7 @@ def _date_confirms(claim: Fact, evidence: Fact) -> bool:
     verdict = compare_facts(_as_stated(claim), evidence)
     if verdict == "equal":
         return True
-    if verdict == "different":
+    if verdict == "different" or _more_weekdays(claim, evidence):
         return False
     gc, ge = claim.value.granularity, evidence.value.granularity  # type: ignore[union-attr]
     if gc == "weekday_range" and ge != "weekday_range":
@@ -329,6 +338,17 @@ def _date_confirms(claim: Fact, evidence: Fact) -> bool:
     if "time" in (gc, ge):
         return gc == ge or ge == "datetime"
     return _GRANULARITY_RANK.get(ge, 0) >= _GRANULARITY_RANK.get(gc, 0)
+
+
+def _more_weekdays(claim: Fact, evidence: Fact, ranges_only: bool = False) -> bool:
+    """A range of weekdays wider than the evidence's: "星期一至日" against "星期一至四" adds days
+    the source leaves out (a narrower one, "Tuesday to Thursday" in "Monday to Friday", holds).
+    `ranges_only`: against a range of days only, as a wrong value must be ("on Sundays" may be one
+    day of a range the extractor missed; it confirms nothing wider either way)."""
+    if claim.value.granularity != "weekday_range" or evidence.value.granularity != "weekday_range":  # type: ignore[union-attr]
+        return False
+    mine, theirs = weekday_set(claim.value), weekday_set(evidence.value)  # type: ignore[arg-type]
+    return mine is not None and theirs is not None and not mine <= theirs and not (ranges_only and len(theirs) < 2)
 
 
 def _falls_on(day: DateValue, weekdays: DateValue) -> bool:
@@ -368,7 +388,8 @@ def _check_date(fact: Fact, ranked: list[Candidate], min_relevance: float, claim
     # are on Tuesdays; Eastgate sessions are on Wednesdays").
     for cand in ranked:
         if cand.relevance >= min_relevance or cand is ranked[0]:
-            agree = next((o for o in cand.span.facts if o.kind == "date" and _date_confirms(fact, o)), None)
+            agree = next((o for o in cand.span.facts if o.kind == "date" and _date_confirms(fact, o)), None) \
+                or within_deadline(fact, cand.span, claim)
             if agree is None and (period := within_period(fact, cand.span, claim)) is not None:
                 edge, text, holds = period
                 return FactResult(fact, "matched" if holds else "mismatched", edge, text, cand.span.source_id)
@@ -380,8 +401,8 @@ def _check_date(fact: Fact, ranked: list[Candidate], min_relevance: float, claim
     for cand in ranked:
         if cand.relevance < min_relevance:
             continue
-        clash = next((o for o in cand.span.facts if o.kind == "date" and compare_facts(_as_stated(fact), o) == "different"
-                      and _comparable(fact, o)), None)
+        clash = next((o for o in cand.span.facts if o.kind == "date" and (
+            compare_facts(_as_stated(fact), o) == "different" and _comparable(fact, o) or _more_weekdays(fact, o, True))), None)
         if clash is not None:
             return FactResult(fact, "mismatched", clash, clash.text, cand.span.source_id)
     return FactResult(fact, "missing")

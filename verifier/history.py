@@ -4,14 +4,16 @@ Policies keep the old rule beside the new one: "Before February 1, 2026, the pla
 $50 per month", "In fiscal year 2025, the permit fee was $220", "2025年版产品的最高贷款额度为20万元".
 Such a sentence is evidence about the past. A claim about the present ("The plan costs $50")
 must not rest on it, nor take its values as matches; a claim that speaks of the past itself
-("was", "before", "去年", or any date) may.
+("was", "before" a time, "去年", or any date) may.
 
 A sentence counts as past when it says so ("previously", "no longer", "此前", "旧版"), or when it
 speaks of a time before ("before", "prior to", "until" a date) or of a year older than the
 newest year in its source, in the past tense or of an edition ("was", "2025 edition", "2025年版"),
-or (Chinese having no tense) before such a year's date ("2025年12月31日前获得的积分"), or with
-such a year as its topic ("2025年报名费为每科150元"), or, in English, opening the sentence with no
-present tense to carry the rule on ("In 2025 memory card recovery cost £129").
+or (Chinese having no tense) before such a year's date ("2025年12月31日前获得的积分") or before a
+month or day that has come by the time the source takes effect or is read ("2026年5月前纯色光疗美甲为
+148元" in a list in force from 1 May 2026), or with such a year as its topic ("2025年报名费为每科
+150元"), or, in English, opening the sentence with no present tense to carry the rule on ("In 2025
+memory card recovery cost £129").
 Within one sentence, a clause whose year is older than another clause's, with no word that makes
 it a start ("2026年起手续费为30元，2025年手续费为25元"), states the past too: its values are past.
 A value a change starts from is the old value too: "raised to $4.9 billion from $4.7 billion",
@@ -49,15 +51,19 @@ _EDITION = re.compile(r"\b(?:edition|version)\b|年版|版本", re.IGNORECASE)
 # "The 2025 edition", "2025年版": a year the date extractor leaves alone (it is a name here).
 _EDITION_YEAR = re.compile(r"\b((?:19|20)\d\d)\s+(?:edition|version)\b|((?:19|20)\d\d)\s*年版", re.IGNORECASE)
 # Claims that speak of the past may rest on past sentences.
-_CLAIM_PAST = re.compile(r"\b(?:was|were|had|previously|formerly|used to|before|prior to|earlier|"
+_CLAIM_PAST = re.compile(r"\b(?:was|were|had|previously|formerly|used to|earlier|"
+                         # (before a time, not "a warm-up right before" or "before your visit")
+                         r"(?:before|prior to)\s+(?:\d|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|"
+                         r"(?:the\s+)?(?:change|update|increase|rise)\b)|"
                          r"last (?:year|season|summer|winter|spring|autumn|fall)|ago|"
                          r"up from|down from)\b|此前|" + _NOT_DEADLINE + r"以前|之前|原来|原为|曾|去年|上一|旧", re.IGNORECASE)
 
 
 def past_sentences(text: str, sentences: list[tuple[int, int]], dates: list[Fact],
-                   extra_years: tuple[int, ...] = ()) -> set[int]:
+                   extra_years: tuple[int, ...] = (), now: dt.date | None = None) -> set[int]:
     """Indices of the sentences of `text` that state a past state of affairs. `dates`: the date
-    facts of the whole text; `extra_years`: years known from metadata (effective dates)."""
+    facts of the whole text; `extra_years`: years known from metadata (effective dates); `now`:
+    the latest of the day the source takes effect and the day it is read."""
     years = [d.value.year_to or d.value.year for d in dates if d.value.year is not None]  # type: ignore[union-attr]
     newest = max([*years, *extra_years], default=None)
     dates = sorted(dates, key=lambda d: d.start)
@@ -74,6 +80,9 @@ def past_sentences(text: str, sentences: list[tuple[int, int]], dates: list[Fact
         # "2025年12月31日前获得的积分": before an older date, in Chinese, which has no tense.
         before_older_zh = newest is not None and any(
             _BEFORE_ZH.match(text, d.end) and _names_year(d) and d.value.year < newest for d in inside)  # type: ignore[union-attr]
+        # "2026年5月前纯色光疗美甲为148元" in a list in force from 1 May 2026: before a day that has come.
+        before_now_zh = now is not None and any(
+            _BEFORE_ZH.match(text, d.end) and _names_year(d) and _first_day(d) <= now for d in inside)
         # "2025年报名费为每科150元": an older year as the topic of a Chinese sentence, unless it starts a rule.
         older_topic_zh = newest is not None and max(stated, default=newest) < newest and any(
             d.start - start <= 2 and _ZH_TOPIC_YEAR.match(text, d.end) for d in inside)
@@ -82,7 +91,7 @@ def past_sentences(text: str, sentences: list[tuple[int, int]], dates: list[Fact
         older_topic_en = older and max(stated) < newest and not _PRESENT_TENSE.search(sentence) and any(
             _EN_TOPIC_YEAR.fullmatch(text, start, d.start) for d in inside)  # type: ignore[operator]
         past_tense = bool(_PAST_TENSE.search(sentence)) and not _PRESENT_TENSE.search(sentence)
-        if (_SAYS_SO.search(sentence) or (before and _PAST_TENSE.search(sentence)) or before_older_zh
+        if (_SAYS_SO.search(sentence) or (before and _PAST_TENSE.search(sentence)) or before_older_zh or before_now_zh
                 or older_topic_zh or older_topic_en or (older and (past_tense or _EDITION.search(sentence)))):
             out.add(i)
     return out
@@ -92,6 +101,11 @@ def _names_year(date: Fact) -> bool:
     """Whether a date states its year itself: "12月" in a page that mentions 2025 elsewhere takes
     that year (extractors.dates) without saying it is about 2025."""
     return date.value.year is not None and _YEAR_WORD.search(date.text) is not None  # type: ignore[union-attr]
+
+
+def _first_day(date: Fact) -> dt.date:
+    v = date.value
+    return dt.date(v.year, v.month or 1, v.day or 1)  # type: ignore[union-attr, arg-type]
 
 
 _YEAR_WORD = re.compile(r"\d{4}|年|\byears?\b|'\d\d\b", re.IGNORECASE)

@@ -126,3 +126,48 @@ def paid_by_the_year(fact: Fact, span: Span, claim: Claim | None) -> Fact | None
         return None
     return fact.model_copy(update={"text": m.group(0), "start": span.start + m.start(), "end": span.start + m.end(),
                                    "context": ""})
+
+
+# How often, in one word: "once a year" is what "paid annually" says.
+_ONCE_PER = {
+    "year": re.compile(r"\b(?:annually|yearly|per annum|every year|each year)\b|一年一次|每年一次|一年一[缴繳付交]", re.IGNORECASE),
+    "month": re.compile(r"\b(?:monthly|every month|each month)\b|每月一次|一月一次|每个月一次|每個月一次", re.IGNORECASE),
+    "week": re.compile(r"\b(?:weekly|every week|each week)\b|每周一次|每週一次|一周一次|一週一次", re.IGNORECASE),
+    "day": re.compile(r"\b(?:daily|every day|each day)\b|每天一次|每日一次|一天一次", re.IGNORECASE),
+}
+
+
+def once_per(fact: Fact, span: Span) -> Fact | None:
+    """The span's word for "once a period" ("annually", "monthly") when the claim says once a
+    year, month, week or day: "paid once a year in arrears" against "paid annually in arrears".
+    As one fact, or None."""
+    q = fact.value
+    if fact.kind != "number" or getattr(q, "unit", None) != "times" or q.value != 1 \
+            or q.comparator != "eq" or q.per not in _ONCE_PER:  # type: ignore[union-attr]
+        return None
+    m = _ONCE_PER[q.per].search(span.text)  # type: ignore[union-attr, index]
+    if m is None:
+        return None
+    return fact.model_copy(update={"text": m.group(0), "start": span.start + m.start(), "end": span.start + m.end(),
+                                   "context": ""})
+
+
+_DEADLINE = re.compile(r"\b(?:by|before|until|till|no later than)\s*$|(?:之前|以前|前)$", re.IGNORECASE)
+
+
+def within_deadline(fact: Fact, span: Span, claim: Claim | None) -> Fact | None:
+    """The span's deadline ("Orders placed by 1 p.m.") that a time of day the claim gives as an
+    instance, not as a deadline of its own, keeps within: "so noon on Saturday works". As the
+    span's time fact, or None."""
+    v = fact.value
+    at = _offset_in(claim, fact)
+    if not isinstance(v, DateValue) or v.granularity != "time" or v.hour is None or at is None \
+            or _DEADLINE.search(claim.text[:at]) or _DEADLINE.match(claim.text[at + len(fact.text):].strip()[:2]):
+        return None
+    mine = v.hour * 60 + (v.minute or 0)
+    for o in span.facts:
+        w = o.value
+        if o.kind == "date" and isinstance(w, DateValue) and w.granularity == "time" and w.hour is not None \
+                and _DEADLINE.search(span.text[: o.start - span.start]) and mine <= w.hour * 60 + (w.minute or 0):
+            return o
+    return None

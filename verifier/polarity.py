@@ -39,6 +39,12 @@ def _polarity_min_recall(text: str) -> float:
     return POLARITY_MIN_RECALL_ZH if _mostly_chinese(text) else POLARITY_MIN_RECALL
 
 
+# A rule that states its "no" as what befalls whoever breaks it: "Anyone who has consumed alcohol
+# in the previous 24 hours will be turned away" says "you can't have drunk alcohol".
+_TURNED_AWAY = re.compile(r"\b(?:turned away|refused entry|not (?:be )?admitted|barred|banned|prohibited|forbidden)\b|"
+                          r"谢绝|謝絕|拒绝入|拒絕入|不予接待|禁止", re.IGNORECASE)
+
+
 def polarity_clash(claim: Claim, span_text: str) -> bool:
     """Whether the claim says the opposite of the span: one negates what the other states, or
     a clause of the span uses the opposite word ("exclude" for "include"), or gives the claim's
@@ -69,6 +75,7 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
     plain = _CONDITIONAL_NEGATION.sub(" ", normalise(claim.text))
     if _denies(claim.text):
         return token_recall(claim.text, span_text) >= POLARITY_MIN_RECALL and not is_negated(span_text) \
+            and not _TURNED_AWAY.search(span_text) \
             and _negated_clause_about(plain, span_text)
     # An affirmative claim clashes only with a negation in the clause it matches best, so
     # "returns are free; gift cards are not refundable" does not clash with "returns are free".

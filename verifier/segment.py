@@ -88,7 +88,8 @@ def segment_source(source: Source, as_of: dt.date | None = None) -> SegmentedSou
     bounds = split_sentences(text)
     meta = source.metadata
     known_years = tuple(d.year for d in (meta.effective_from, meta.effective_to) if d is not None)
-    past = past_sentences(text, bounds, [f for f in facts if f.kind == "date"], known_years)
+    now = max((d for d in (meta.effective_from, as_of) if d is not None), default=None)
+    past = past_sentences(text, bounds, [f for f in facts if f.kind == "date"], known_years, now)
     for i, (start, end) in enumerate(bounds):
         while fact_index < len(facts) and facts[fact_index].start < start:
             fact_index += 1
