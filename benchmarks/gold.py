@@ -178,6 +178,8 @@ GOLD_SETS = {
     "decision_v": ("decision_gold_v.jsonl", decision_metrics),
     "engine_w": ("engine_gold_w.jsonl", claim_metrics),
     "decision_w": ("decision_gold_w.jsonl", decision_metrics),
+    "engine_x": ("engine_gold_x.jsonl", claim_metrics),
+    "decision_x": ("decision_gold_x.jsonl", decision_metrics),
 }
 
 
