@@ -152,22 +152,30 @@ def once_per(fact: Fact, span: Span) -> Fact | None:
                                    "context": ""})
 
 
-_DEADLINE = re.compile(r"\b(?:by|before|until|till|no later than)\s*$|(?:之前|以前|前)$", re.IGNORECASE)
+# A deadline stated before its time ("by 1 p.m.") or, in Chinese, after it ("下午1点前").
+_DEADLINE_BEFORE = re.compile(r"\b(?:by|before|until|till|no later than)\s*$", re.IGNORECASE)
+_DEADLINE_AFTER = re.compile(r"\s*(?:之前|以前|前)")
+
+
+def _deadline(text: str, start: int, end: int) -> bool:
+    """Whether the time at text[start:end] is stated as a deadline ("by noon", "中午前")."""
+    return bool(_DEADLINE_BEFORE.search(text[:start]) or _DEADLINE_AFTER.match(text, end))
 
 
 def within_deadline(fact: Fact, span: Span, claim: Claim | None) -> Fact | None:
     """The span's deadline ("Orders placed by 1 p.m.") that a time of day the claim gives as an
-    instance, not as a deadline of its own, keeps within: "so noon on Saturday works". As the
-    span's time fact, or None."""
+    instance, not as a deadline of its own ("by noon", "中午前"), keeps within: "so noon on
+    Saturday works". As the span's time fact, or None. (A Chinese span's "下午1点前" is not read
+    as such a deadline yet: untried on the gold sets.)"""
     v = fact.value
     at = _offset_in(claim, fact)
     if not isinstance(v, DateValue) or v.granularity != "time" or v.hour is None or at is None \
-            or _DEADLINE.search(claim.text[:at]) or _DEADLINE.match(claim.text[at + len(fact.text):].strip()[:2]):
+            or _deadline(claim.text, at, at + len(fact.text)):  # type: ignore[union-attr]
         return None
     mine = v.hour * 60 + (v.minute or 0)
     for o in span.facts:
         w = o.value
         if o.kind == "date" and isinstance(w, DateValue) and w.granularity == "time" and w.hour is not None \
-                and _DEADLINE.search(span.text[: o.start - span.start]) and mine <= w.hour * 60 + (w.minute or 0):
+                and _DEADLINE_BEFORE.search(span.text[: o.start - span.start]) and mine <= w.hour * 60 + (w.minute or 0):
             return o
     return None
