@@ -148,7 +148,7 @@ _MUST_BE = re.compile(r"\b(?:must|need to|needs to|have to|has to)\s+be\s+(?:age
 _REQUIRES = re.compile(r"\b(?:must|need to|needs to|have to|has to|required)\b|必须|须|需要", re.IGNORECASE)
 
 
-def _one_of_requirements(claim: Claim, span: Span, fact) -> bool:
+def _one_of_requirements(claim: Claim, span: Span, fact: Fact) -> bool:
     return bool(_MUST_BE.search(span.text[: fact.start - span.start]) and _REQUIRES.search(claim.text))
 
 

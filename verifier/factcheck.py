@@ -15,8 +15,8 @@ from typing import Callable, Sequence
 
 from extractors import Claim, Fact
 from extractors.compare import compare_facts, other_side, same_dimension, same_slot
-from extractors.qualifiers import is_negated
 from extractors.dates import weekday_set
+from extractors.qualifiers import is_negated
 from extractors.schema import DateValue
 from extractors.tokens import content_tokens
 from verifier.ages import asker_age
@@ -27,7 +27,7 @@ from verifier.comparison import as_compared_limit, asker_values, in_category
 from verifier.labels import swapped_label
 from verifier.fact_result import FactResult
 from verifier.count_of_one import nothing_to_find
-from verifier.periods import once_per, within_deadline, paid_by_the_year, time_span, within_period
+from verifier.periods import once_per, paid_by_the_year, time_span, within_deadline, within_period
 from verifier.segment import Span
 from verifier.sides import bound_from_other_side
 from verifier.names import check_name, entity_clash, entity_displaced, named_only_beside_rival
@@ -315,6 +315,7 @@ def _usual_beside_longest(fact: Fact, verdicts: list[tuple[Fact, str]]) -> bool:
 
 
 def _within(value, bound) -> bool:
+    """Whether a plain value lies strictly inside a bound ("2小时" inside "最长不超过4小时")."""
     if bound.comparator in ("le", "lt"):
         return value < bound.value
     return bound.comparator not in ("ge", "gt") or value > bound.value
