@@ -121,11 +121,7 @@ def paid_by_the_year(fact: Fact, span: Span, claim: Claim | None) -> Fact | None
         return None
     if not (_PAY_NEAR.search(claim.text[:at]) or _PAY_AFTER.match(claim.text[at + len(fact.text):])):
         return None
-    m = _BY_THE_YEAR.search(span.text)
-    if m is None:
-        return None
-    return fact.model_copy(update={"text": m.group(0), "start": span.start + m.start(), "end": span.start + m.end(),
-                                   "context": ""})
+    return _said_in(fact, span, _BY_THE_YEAR.search(span.text))
 
 
 # How often, in one word: "once a year" is what "paid annually" says.
@@ -145,7 +141,11 @@ def once_per(fact: Fact, span: Span) -> Fact | None:
     if fact.kind != "number" or getattr(q, "unit", None) != "times" or q.value != 1 \
             or q.comparator != "eq" or q.per not in _ONCE_PER:  # type: ignore[union-attr]
         return None
-    m = _ONCE_PER[q.per].search(span.text)  # type: ignore[union-attr, index]
+    return _said_in(fact, span, _ONCE_PER[q.per].search(span.text))  # type: ignore[union-attr, index]
+
+
+def _said_in(fact: Fact, span: Span, m: re.Match[str] | None) -> Fact | None:
+    """The claim's fact as the span's words `m` state it (its text and offsets), or None."""
     if m is None:
         return None
     return fact.model_copy(update={"text": m.group(0), "start": span.start + m.start(), "end": span.start + m.end(),
