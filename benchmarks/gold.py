@@ -180,6 +180,8 @@ GOLD_SETS = {
     "decision_w": ("decision_gold_w.jsonl", decision_metrics),
     "engine_x": ("engine_gold_x.jsonl", claim_metrics),
     "decision_x": ("decision_gold_x.jsonl", decision_metrics),
+    "engine_y": ("engine_gold_y.jsonl", claim_metrics),
+    "decision_y": ("decision_gold_y.jsonl", decision_metrics),
 }
 
 
