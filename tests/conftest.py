@@ -46,3 +46,11 @@ def build_tiny_nli(folder, id2label: dict[int, str], *, seed: int = 0, vocab_wor
     BertForSequenceClassification(config).save_pretrained(folder)
     fast.save_pretrained(folder)
     return folder
+
+
+@pytest.fixture(scope="module")
+def lexical(analyzer):
+    """The engine on the lexical baseline: fast and deterministic, for tests of its rules."""
+    from verifier import Verifier
+
+    return Verifier("lexical", analyzer=analyzer)

@@ -73,13 +73,6 @@ def test_policy_file_errors_name_the_problem(tmp_path):
         load_policy("no-such-policy")
 
 
-@pytest.fixture(scope="module")
-def lexical(analyzer):
-    from verifier import Verifier
-
-    return Verifier("lexical", analyzer=analyzer)
-
-
 SOURCE = {"id": "S1", "text": "We issue the refund within 1 to 5 business days. The refund goes back to the "
                               "original payment method."}
 

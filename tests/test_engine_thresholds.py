@@ -6,13 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from verifier import Verifier
-
-
-@pytest.fixture(scope="module")
-def lexical(analyzer):
-    return Verifier("lexical", analyzer=analyzer)
-
 
 MOTORBIKE = {"id": "S1", "text": "骑士摩托维修中心：250cc以下摩托车小保养（机油、机滤）收费280元，250cc及以上收费380元。"
                                  "大保养250cc以下680元。"}

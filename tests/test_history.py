@@ -7,7 +7,6 @@ import datetime as dt
 import pytest
 
 from extractors.claims import split_claims
-from verifier import Verifier
 from verifier.history import about_the_past
 from verifier.schema import Source
 from verifier.segment import segment_source
@@ -69,11 +68,6 @@ def test_past_sentences(text, past):
 ])
 def test_claims_about_the_past(analyzer, answer, past):
     assert about_the_past(split_claims(answer, analyzer=analyzer)[0]) is past
-
-
-@pytest.fixture(scope="module")
-def lexical(analyzer):
-    return Verifier("lexical", analyzer=analyzer)
 
 
 def test_a_present_claim_does_not_rest_on_the_old_price(lexical):

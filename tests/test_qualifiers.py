@@ -8,13 +8,7 @@ import datetime as dt
 
 from extractors import extract_facts, extract_numbers
 from extractors.qualifiers import clauses, find_qualifiers, is_negated, opposite_words, qualifiers_agree
-from verifier import Verifier
 from verifier.canonical import claim_for_span, model_text
-
-
-@pytest.fixture(scope="module")
-def lexical(analyzer):
-    return Verifier("lexical", analyzer=analyzer)
 
 
 @pytest.mark.parametrize("text, expected", [

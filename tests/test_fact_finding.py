@@ -1,0 +1,265 @@
+"""Where a claim's facts are found in the evidence: dates, the asker's own values, bounds, periods; lexical baseline."""
+
+from __future__ import annotations
+
+import pytest
+
+@pytest.mark.parametrize("answer, status", [
+    # The answer states no year; the one the extractor took from as_of is no claim of the answer's.
+    ("The winter term begins on 11 January.", "matched"),
+    ("The winter term begins on 18 January.", "mismatched"),
+    ("The winter term begins on 11 January 2026.", "mismatched"),
+])
+def test_a_date_without_a_year_is_matched_on_what_it_states(lexical, answer, status):
+    source = {"id": "S1", "text": "The winter term runs for ten weeks from 11 January 2027, with classes of 60 minutes."}
+    (claim,) = lexical.verify(answer, [source], context={"as_of": "2026-11-30"}).claims
+    assert [f.status for f in claim.facts if f.kind == "date"] == [status]
+
+
+DELIVERY = {"id": "S1", "text": "Standard delivery costs £5.95. Orders over £60 qualify for free standard delivery."}
+
+
+def test_the_askers_own_value_set_against_a_stated_bound_is_no_missing_fact(lexical):
+    request = {"question": "What does delivery cost on a £45 bouquet?", "sources": [DELIVERY],
+               "answer": "On a £45 bouquet delivery is £5.95, since free delivery only starts over £60."}
+    facts = {f.text: f for f in lexical.verify_request(request).claims[0].facts}
+    assert (facts["£45"].status, facts["£45"].source_id) == ("matched", None)
+    assert (facts["over £60"].status, facts["over £60"].source_id) == ("matched", "S1")
+    # Without the question the value is nobody's: missing.
+    facts = {f.text: f for f in lexical.verify_request({**request, "question": None}).claims[0].facts}
+    assert facts["£45"].status == "missing"
+
+
+def test_the_askers_value_is_no_rival_of_a_value_the_source_states_for_another_slot(lexical):
+    """"这束花159元" is the asker's bouquet; the source's 20元 (express delivery) is no price of it."""
+    source = {"id": "S1", "text": "订单满199元免普通配送费，不满199元收取普通配送费15元；加急配送另收20元。"}
+    request = {"question": "我买的这束花159元，要付配送费吗？", "sources": [source],
+               "answer": "这束花159元，不满199元，所以要付普通配送费15元。"}
+    facts = {f.text: f for f in lexical.verify_request(request).claims[0].facts}
+    assert (facts["159元"].status, facts["159元"].source_id) == ("matched", None)
+    facts = {f.text: f for f in lexical.verify_request({**request, "question": None}).claims[0].facts}
+    assert facts["159元"].status != "matched"
+
+
+def test_the_askers_value_without_a_stated_bound_stays_missing(lexical):
+    request = {"question": "Is the deposit £500?", "answer": "The deposit is £500.",
+               "sources": [{"id": "S1", "text": "A deposit is taken at check-in."}]}
+    claim = lexical.verify_request(request).claims[0]
+    assert [f.status for f in claim.facts if f.kind == "number"] == ["missing"]
+    assert claim.label != "supported"
+
+
+def test_a_count_of_the_askers_own_things_is_no_missing_fact(lexical):
+    source = {"id": "S1", "text": "夏季恤衫每件港幣165元，夏季短褲或裙每件港幣150元。"}
+    request = {"question": "我想買兩件夏季恤衫同兩條裙，幾錢？", "sources": [source],
+               "answer": "兩件夏季恤衫每件港幣165蚊。"}
+    facts = {f.text: f for f in lexical.verify_request(request).claims[0].facts}
+    assert (facts["兩件"].status, facts["兩件"].source_id) == ("matched", None)
+    facts = {f.text: f for f in lexical.verify_request({**request, "question": None}).claims[0].facts}
+    assert facts["兩件"].status == "missing"
+    # People are no things: "you can bring 3 guests" is a claim the sources must make.
+    request = {"question": "Can I bring 3 guests?", "answer": "You can bring 3 guests.",
+               "sources": [{"id": "S1", "text": "Members may bring guests to the pool."}]}
+    claim = lexical.verify_request(request).claims[0]
+    assert [f.status for f in claim.facts if f.kind == "number"] == ["missing"]
+
+
+@pytest.mark.parametrize("answer, status", [
+    ("The park is open on weekends on 12 December.", "matched"),      # inside 7 November to 27 December
+    ("The park is open on weekends on 3 January.", "mismatched"),     # after the period, on no stated date
+])
+def test_a_day_inside_a_stated_period_is_found(lexical, answer, status):
+    source = {"id": "S1", "text": "The park is open daily from 29 March to 1 November 2026, and on weekends only "
+                                  "from 7 November to 27 December. It is closed on Mondays."}
+    claim = lexical.verify(answer, [source], context={"as_of": "2026-11-30"}).claims[0]
+    (day,) = [f for f in claim.facts if f.kind == "date" and f.text in ("12 December", "3 January")]
+    assert day.status == status
+    (weekends,) = [f for f in claim.facts if f.text == "weekends"]
+    assert weekends.status == "matched"  # Saturday and Sunday, as the source's "weekends"
+    if status == "matched":
+        assert day.evidence_text == "7 November to 27 December"
+
+
+@pytest.mark.parametrize("answer, values", [
+    ("The Rescue Diver course costs $429.", [("$429", "$495")]),
+    ("The Rescue Diver course costs $495.", []),
+    # "The course" after the Advanced Open Water sentence is that course; the Rescue Diver clause
+    # names it only as a prerequisite.
+    ("The Advanced Open Water course costs $429.", []),
+])
+def test_a_value_from_a_sentence_without_the_claims_name_does_not_clear_it(lexical, answer, values):
+    """The sentence that names the claim's course gives another price; a less relevant sentence
+    with the claim's price names no course, so it is about another one."""
+    source = {"id": "S1", "text": "Our Advanced Open Water course runs over two weekends. The course costs $429, including "
+                                  "boat fees and equipment. The Rescue Diver course takes three days and costs $495; it "
+                                  "requires Advanced Open Water."}
+    (claim,) = lexical.verify(answer, [source]).claims
+    assert [(f.text, f.evidence_text) for f in claim.facts if f.status == "mismatched"] == values
+
+
+@pytest.mark.parametrize("answer, values", [
+    ("版税对账有问题的话，找内容运营部就行。", [("内容运营部", "版权结算部")]),
+    ("版税对账有问题的话，找版权结算部就行。", []),
+    ("歌曲要下架的话，联系客户服务中心。", [("客户服务中心", "内容运营部")]),
+    ("If you have questions about your ChemStore account, contact the Chemical Safety Office.",
+     [("Chemical Safety Office", "Procurement Help Desk")]),
+    ("If you have questions about your ChemStore account, contact the Procurement Help Desk.", []),
+    ("For questions about hazard classification, contact the Procurement Help Desk.",
+     [("Procurement Help Desk", "Chemical Safety Office")]),
+])
+def test_whom_to_contact_is_the_one_the_source_names_for_the_matter(lexical, answer, values):
+    """A page that names a contact per matter: the claim's contact must be its matter's, which is
+    judged on the words other than the contacts' names."""
+    source = {"id": "S1", "text": "版税结算相关问题请联系版权结算部；歌曲上线、下架及信息修改请联系内容运营部；账户登录问题请联系客户服务中心。"
+                                  "For questions about your ChemStore account or an order, contact the Procurement Help "
+                                  "Desk; for safety data sheets and storage rules, contact the Chemical Safety Office. "
+                                  "Questions about hazard classification go to the Chemical Safety Office."}
+    claim = lexical.verify(answer, [source]).claims[-1]
+    doers = [f for f in claim.facts if f.kind == "qualifier" and f.value["slot"] == "agent"]
+    assert [(f.text, f.evidence_text) for f in doers if f.status == "mismatched"] == values
+    assert (claim.label == "contradicted") == bool(values)
+
+
+@pytest.mark.parametrize("answer, status", [
+    ("借款人年龄要在18周岁到55周岁之间。", "mismatched"),   # the span's own range, not its bound, is the slot
+    ("借款人年龄要在22周岁到55周岁之间。", "matched"),
+])
+def test_a_range_is_not_confirmed_by_a_bound_beside_another_range(lexical, answer, status):
+    source = {"id": "S1", "text": "借款人年龄须在22周岁至55周岁之间，且贷款到期日借款人年龄不超过60周岁。"}
+    (fact,) = [f for f in lexical.verify(answer, [source]).claims[0].facts if f.kind == "number"]
+    assert fact.status == status
+
+
+@pytest.mark.parametrize("answer, status", [
+    ("二週年慶儲值活動到115年12月5日結束。", "mismatched"),   # the end of the period is another day
+    ("二週年慶儲值活動到115年12月10日結束。", "matched"),
+    ("The promotion runs until 5 December 2026.", "mismatched"),
+    ("The promotion is on 5 December 2026.", "matched"),          # a day inside the period
+])
+def test_a_claimed_end_day_must_be_the_periods_end(lexical, answer, status):
+    text = ("二週年慶儲值活動期間為115年11月20日至115年12月10日。" if "活動" in answer
+            else "The promotion runs from 20 November to 10 December 2026.")
+    claim = lexical.verify(answer, [{"id": "S1", "text": text}], context={"as_of": "2026-11-30"}).claims[0]
+    (day,) = [f for f in claim.facts if f.kind == "date"]
+    assert day.status == status
+
+
+def test_saturday_is_found_in_weekends(lexical):
+    source = {"id": "S1", "text": "Private classes cost A$140 per person on weekdays and A$160 per person on "
+                                  "Fridays and weekends."}
+    claim = lexical.verify("A Saturday private class is A$160 per guest.", [source]).claims[0]
+    (day,) = [f for f in claim.facts if f.kind == "date"]
+    assert (day.status, day.evidence_text) == ("matched", "weekends")
+
+
+def test_the_edge_of_a_bound_named_as_a_mark(lexical):
+    source = {"id": "S1", "text": "The card fee is A$3.50 per card per month, waived for accounts that buy more "
+                                  "than 5,000 litres in a month."}
+    ok = lexical.verify("You're under the 5,000-litre mark where the fee is waived.", [source]).claims[0]
+    assert [f.status for f in ok.facts] == ["matched"]
+    wrong = lexical.verify("The fee is waived above 6,000 litres.", [source]).claims[0]
+    assert [(f.status, f.evidence_text) for f in wrong.facts] == [("mismatched", "more than 5,000 litres")]
+
+
+def test_a_threshold_the_claim_states_names_its_case(lexical):
+    # The 0.6 belongs to the 满100张 case the claim names, not to the 6寸照片 topic's base price.
+    source = {"id": "S1", "text": "拾光冲印6寸照片每张0.8元，满100张每张0.6元；7寸照片每张1.5元；10寸照片每张6元。"}
+    claim = lexical.verify("一次洗满一百张，6寸照片每张六毛。", [source]).claims[0]
+    (price,) = [f for f in claim.facts if f.text.startswith("每张")]
+    assert (price.status, price.evidence_text) == ("matched", "0.6元")
+
+
+def test_one_month_is_found_as_every_month_and_an_average_is_worked_out(lexical):
+    sources = [{"id": "S1", "text": "每月预订满40小时的，享受工作日每小时100元的优惠价。10次卡售价1080元。"}]
+    claims = lexical.verify("要是一个月订满四十小时，工作日单价降到每小时一百元。10次卡1080元，平均下来每次一百零八块。",
+                            sources).claims
+    facts = {f.text: (f.status, f.evidence_text) for c in claims for f in c.facts}
+    assert facts["一个月"] == ("matched", "每月")
+    assert facts["每次一百零八块"] == ("matched", "1080元 ÷ 10")
+    assert claims[0].text.startswith("要是一个月")  # the "if" clause stays with what it conditions
+
+
+def test_a_band_the_claim_states_with_thousands_commas_is_no_dropped_condition(lexical):
+    source = {"id": "S1", "text": "Trade accounts with annual hire spend above £20,000 receive 25% off list prices; "
+                                  "accounts between £5,000 and £20,000 receive 15%."}
+    claim = lexical.verify("With annual spend of around £12,000 you fall in the £5,000 to £20,000 band, which gets "
+                           "15% off list prices.", [source]).claims[0]
+    assert "condition" not in claim.reason
+
+
+def test_a_duration_is_found_as_the_length_of_a_stated_time_range(lexical):
+    source = {"id": "S1", "text": "The course runs for four consecutive Saturdays, 10 am to noon, at our indoor range."}
+    facts = lexical.verify("Each class is two hours, on four Saturdays.", [source]).claims[0].facts
+    assert [(f.text, f.status, f.evidence_text) for f in facts if f.kind == "number"] == \
+        [("two hours", "matched", "10 am to noon")]
+    facts = lexical.verify("Each class is three hours.", [source]).claims[0].facts
+    assert [f.status for f in facts if f.kind == "number"] == ["missing"]
+
+
+def test_a_count_in_a_sum_is_found_when_the_source_happens_to_state_the_total_too(lexical):
+    source = {"id": "S1", "text": "保留原边（原边改短）每条60元。西装收腰每件120元。"}
+    facts = lexical.verify("保留原边改短是每条60元，两条一共120元。", [source]).claims[0].facts
+    assert {f.text: f.status for f in facts}["两条"] == "matched"
+
+
+def test_a_second_item_is_priced_as_each_additional_one(lexical):
+    source = {"id": "S1", "text": "Sootaway Chimney Sweeps charge £70 for a standard sweep of one flue, and £45 for each "
+                                  "additional flue on the same visit."}
+    facts = lexical.verify("The first flue is £70 and the second is £45.", [source],
+                           question="How much for Sootaway to sweep two flues?").claims[1].facts
+    assert [(f.text, f.status) for f in facts] == [("£45", "matched")]
+
+
+def test_a_size_bound_before_a_case_name_leaves_the_name_to_bind_the_price(lexical):
+    source = {"id": "S1", "text": "毛毛乐宠物美容按体重收费：10公斤以下小型犬全套美容168元，10至25公斤中型犬228元，"
+                                  "25公斤以上大型犬298元。"}
+    wrong = lexical.verify("小型犬全套美容二百二十八元。", [source]).claims[0]
+    assert [(f.status, f.evidence_text) for f in wrong.facts] == [("mismatched", "168元")]
+    right = lexical.verify("中型犬全套美容228元。", [source]).claims[0]
+    assert [(f.status, f.evidence_text) for f in right.facts] == [("matched", "228元")]
+
+
+@pytest.mark.parametrize("answer, status", [
+    ("临时取消要提前十二个小时以上，否则扣一半费用。", {"matched"}),     # the other side, said with 否则
+    ("临时取消要提前二十四个小时以上，否则扣一半费用。", {"missing", "mismatched"}),
+    ("临时取消要提前十二个小时以上，扣一半费用。", {"mismatched"}),       # no 否则: the rule put on the wrong side
+])
+def test_otherwise_states_the_rule_for_the_other_side_of_the_bound(lexical, answer, status):
+    source = {"id": "S1", "text": "预约后提前不足12小时取消，收取服务费的50%。"}
+    facts = lexical.verify(answer, [source]).claims[0].facts
+    assert facts[0].status in status
+
+
+@pytest.mark.parametrize("answer, status", [
+    ("超过3个月补色按时计费。", "matched"), ("超过6个月补色按时计费。", "mismatched"),
+    ("After more than 90 days, repairs are charged at cost.", "matched"),
+    ("Repairs are charged at cost after more than 30 days.", "mismatched"),
+])
+def test_what_follows_after_that_is_the_rule_beyond_the_bound(lexical, answer, status):
+    text = "补色于3个月内免费一次，之后按时计费。" if "补色" in answer else \
+        "Repairs are free within 90 days; after that they are charged at cost."
+    facts = lexical.verify(answer, [{"id": "S1", "text": text}]).claims[0].facts
+    assert [f.status for f in facts] == [status]
+
+
+def test_cantonese_words_are_read_as_their_written_forms() -> None:
+    from extractors.tokens import token_recall
+
+    # 揀 is 選 ("choose"): the claim shares its words with the written-Chinese source.
+    assert token_recall("趕時間可以揀特快", "鞋踭及前掌可選特快服務") > token_recall("趕時間可以要特快", "鞋踭及前掌可選特快服務")
+    assert token_recall("維修要幾多錢", "維修要多少錢") == 1.0
+    # So are everyday Mandarin words for a policy's written ones.
+    assert token_recall("客户不能自己操作", "客户及酒店人员不得自行操作") > 0.8 \
+        > token_recall("客户不会亲手操作", "客户及酒店人员不得自行操作")
+
+
+@pytest.mark.parametrize("answer, dropped", [
+    ("Tours go ahead in winds of up to 15 knots; above that, you can take a full refund or rebook for free.", False),
+    ("You can take a full refund or rebook for free.", True),
+])
+def test_a_condition_the_sentence_points_back_to_is_not_dropped(lexical, answer, dropped):
+    source = {"id": "S1", "text": "Tours run in winds of up to 15 knots; if the forecast is higher, we cancel and you can "
+                                  "choose a full refund or a free rebooking. Check-in closes 20 minutes before launch."}
+    claims = lexical.verify(answer, [source]).claims
+    refund = next(c for c in claims if "refund" in c.text)
+    assert ("condition" in refund.reason) == dropped
