@@ -381,6 +381,9 @@ def test_you_also_names_no_one_the_evidence_must_name(lexical):
     # The negation sits inside the condition: it states when, and denies nothing.
     ("If you can't make the new date, refunds are available on request within 30 days of the announcement.",
      "If an event is rescheduled, refunds are available on request within 30 days of the announcement."),
+    # "Where" states a condition as "if" does; its negation is no denial of what follows.
+    ("If your ducts have no access panels, they'll fit them at £65 each.",
+     "Where ducts have no access panels, we fit them at £65 each."),
     # The source denies the other side of the claim's bound.
     ("损失率超过20%才会赔付。", "损失率在20%以下的不予赔付，超过20%的按损失率乘以保险金额计算赔款。"),
     # 非 as the prefix "non-" negates nothing.

@@ -193,7 +193,7 @@ def _without_values(claim: Claim) -> str:
 _AS_USUAL = re.compile(r"照常|照樣|照样|也|\bas usual\b", re.IGNORECASE)
 
 
-_CONDITIONAL_NEGATION = re.compile(r"\b(?:if|unless|until|when|once)\b[^,;:.]*?(?:\b(?:not|never|no|cannot)\b|n['’]t\b)|"
+_CONDITIONAL_NEGATION = re.compile(r"\b(?:if|unless|until|when|whenever|where|wherever|once)\b[^,;:.]*?(?:\b(?:not|never|no|cannot)\b|n['’]t\b)|"
                                    r"\b(?:who|that)\s+(?:do|does|did|have|has)\s+not\b|"
                                    # "Items not redeemed within 30 days become the store's property"
                                    r"\b\w+s\s+not\s+\w+ed\s+(?:within|by|before|after|in time|on time)\b|"
