@@ -183,7 +183,29 @@ def extract_numbers(text: str) -> list[Fact]:
             floor = fact.end
     facts.extend(values_in_words(text, n, facts, blocked))
     facts.sort(key=lambda f: f.start)
-    return facts
+    return _hours_and_minutes(text, facts)
+
+
+_HOURS_MINUTES_GAP = re.compile(r"\s*(?:,|and|零|又)?\s*")
+
+
+def _hours_and_minutes(text: str, facts: list[Fact]) -> list[Fact]:
+    """"一个小时十分钟", "1 hour 10 minutes": one duration (70 minutes), not an hour and, beside
+    it, ten minutes that read as another value for the same slot."""
+    out: list[Fact] = []
+    for fact in facts:
+        prev = out[-1] if out else None
+        h, m = (prev.value if prev else None), fact.value
+        if (prev and isinstance(h, Quantity) and isinstance(m, Quantity) and h.unit == "hour" and m.unit == "minute"
+                and h.value is not None and m.value is not None and h.low is None and m.low is None
+                and h.value == h.value.to_integral_value() and 0 < m.value < 60
+                and m.comparator == "eq" and _HOURS_MINUTES_GAP.fullmatch(text[prev.end:fact.start])):
+            joined = h.model_copy(update={"value": h.value * 60 + m.value, "unit": "minute",
+                                          "approximate": h.approximate or m.approximate})
+            out[-1] = prev.model_copy(update={"text": text[prev.start:fact.end], "end": fact.end, "value": joined})
+        else:
+            out.append(fact)
+    return out
 
 
 def _amount(n: str, m: re.Match[str], hi: int, has_cur: bool) -> _Amount | None:

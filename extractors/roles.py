@@ -157,8 +157,14 @@ def agents_agree(a: str, b: str) -> bool:
     Different actions never clash (see `verifier.qualify`)."""
     action_a, _, doer_a = a.partition(":")
     action_b, _, doer_b = b.partition(":")
-    return (action_a != action_b or doer_a in doer_b or doer_b in doer_a
-            or max(token_recall(doer_a, doer_b), token_recall(doer_b, doer_a)) >= _SAME_DOER)
+    if action_a != action_b or doer_a in doer_b or doer_b in doer_a:
+        return True
+    unit_a, unit_b = _UNIT.search(doer_a), _UNIT.search(doer_b)
+    if unit_a and unit_b and not set(unit_a[1]) & set(unit_b[1]):
+        return False  # "数据中心的安保部" is not "数据中心运维部", however much of the rest they share
+    return max(token_recall(doer_a, doer_b), token_recall(doer_b, doer_a)) >= _SAME_DOER
 
 
 _SAME_DOER = 0.5
+# A unit's own name, the two characters before 部, 科, 处...: "安保" of "数据中心的安保部".
+_UNIT = re.compile(r"([\u4e00-\u9fff]{2})[部院所处科站组室局课]$")

@@ -37,6 +37,14 @@ def _worked(analyzer, answer: str, value: str, question: str = "") -> str | None
     ("A collection covers up to five sacks for £45, and each extra sack is £5, so eight sacks would come to £60.",
      "£60", "", "£45 + (8 − 5) × £5"),
     ("The regular fee is US$45. Students pay half that, at $22.50.", "$22.50", "", "US$45 × half"),
+    ("Season ticket holders get half off adult tours, so the £22 adult ticket costs you £11.", "£11", "",
+     "£22 × half off"),
+    # The price it replaces may follow the worked-out one.
+    ("Members get 15% off workshops, so the full-day workshop would be £119 instead of £140.", "£119", "",
+     "£140 × (100% − 15%)"),
+    ("吨袋机制砂每袋二百六十元，三袋是780元。", "780元", "", "二百六十元 × 3"),
+    ("They'll collect and return it for £15 each way, so £30 for the round trip.", "£30", "", "£15 × 2"),
+    ("接送单程每人15元，往返就是30元。", "30元", "", "每人15元 × 2"),
     # A price per unit per day times both counts; a price per metre times the metres, however many.
     ("标准单体厕所每台每天二百六十元，三台租两天一共一千五百六十元。", "一千五百六十元", "", "每台每天二百六十元 × 2 × 3"),
     ("鐵絲網圍籬每公尺新台幣四百五十元，兩百公尺大約新台幣九萬元。", "大約新台幣九萬元", "", "每公尺新台幣四百五十元 × 200"),
@@ -169,3 +177,15 @@ def test_operands_stated_needs_every_amount_of_the_working(analyzer):
     assert not operands_stated("每台150元 × 2 + 200元", stated)
     assert not operands_stated("$120 × 2 + $200", stated)  # another currency
     assert not operands_stated("× 2", stated)  # nothing but a count
+
+
+def test_the_price_a_worked_out_one_replaces_goes_with_the_working(analyzer):
+    """"so … £119 instead of £140": the model reads the claim without the sum, and without the
+    price the sum replaces (alone it would read as the claim's price)."""
+    from verifier.arithmetic import working
+
+    answer = "Members get 15% off workshops, so the full-day workshop would be £119 instead of £140."
+    (claim,) = split_claims(answer, analyzer=analyzer)
+    assert working(claim) == [", so the full-day workshop would be £119 instead of £140"]
+    # without the word that says it replaces one, a price that follows is no operand
+    assert _worked(analyzer, "Members get 15% off, so the workshop would be £119, and the kit £140.", "£119") is None

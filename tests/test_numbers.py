@@ -217,6 +217,10 @@ def test_a_range_whose_first_number_waits_for_the_unit_after_the_second(text, fo
     ("Stay out of the sea for a week.", "a week", "1", "week"),
     ("You need to give a day's notice.", "a day", "1", "day"),
     ("The briefing starts half an hour before your slot.", "half an hour", "30", "minute"),
+    # hours and minutes are one duration
+    ("路线大概一个小时十分钟", "大概一个小时十分钟", "70", "minute"),
+    ("每次最多1小时30分钟", "每次最多1小时30分钟", "90", "minute"),
+    ("The tour takes 1 hour 10 minutes.", "1 hour 10 minutes", "70", "minute"),
     # floors: 门诊楼三层 is the third floor of the outpatient building
     ("病案室位于门诊楼三层", "三层", "3", "floor"),
     ("在3楼办理", "3楼", "3", "floor"),

@@ -477,6 +477,19 @@ def test_who_does_an_action_is_checked_against_who_does_it_in_the_source(lexical
 
 
 @pytest.mark.parametrize("answer, values", [
+    # Two units of one body share its name; their own names differ (安保 / 运维).
+    ("设备入场要由数据中心的安保部审批。", [("数据中心的安保部", "数据中心运维部")]),
+    ("设备入场由数据中心运维部审批。", []),
+    ("设备入场由运维部审批。", []),
+])
+def test_units_of_one_body_are_told_apart_by_their_own_names(lexical, answer, values):
+    source = {"id": "S1", "text": "客户设备入场须提前1个工作日通过客户门户提交申请，由数据中心运维部审批。"
+                                  "客户人员进入机房须持本人身份证，并由安保部核验登记。"}
+    (claim,) = lexical.verify(answer, [source]).claims
+    assert [(f.text, f.evidence_text) for f in claim.facts if f.status == "mismatched"] == values
+
+
+@pytest.mark.parametrize("answer, values", [
     # Who processes an application (English, active or passive), where a return is sent or a
     # request filed (Chinese).
     ("Soundhaven processes the application itself.", [("Soundhaven", "State Hearing Office")]),

@@ -23,7 +23,7 @@ from extractors.schema import Quantity
 from verifier.fact_result import FactResult
 
 # What Chinese counts count: "三台", "两晚", "两双" (and 个 before any of them: "三个人").
-_COUNTED = "人位台张張间間晚天日月次件份套条條只隻双雙"
+_COUNTED = "人位台张張间間晚天日月次件份套条條只隻双雙袋箱瓶盒罐桶包"
 
 # Words that introduce a worked-out value. It must come after one of them, so that two values
 # that happen to multiply to a third ("2 hours, 10 people, $20") prove nothing.
@@ -42,14 +42,20 @@ _ONLY_IT = re.compile(r"\s*(?:(?:and|so)\s+)?(?:it|that|this)(?:'s|’s|\s+is|\s
 _TOTAL_AFTER = re.compile(r"\s*(?:in total|total|altogether|combined|all told|in all)\b", re.IGNORECASE)
 # How many: "both", "the two of you", "三台", "10個人", "9个月" (a count stated as a number fact
 # is found by the extractor; these are the words it leaves alone).
-_COUNT_WORDS = {"both": 2, "pair": 2, "couple": 2, "twice": 2, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-                "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+_COUNT_WORDS = {"both": 2, "pair": 2, "couple": 2, "twice": 2, "round trip": 2, "both ways": 2, "there and back": 2,
+                "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+                "eleven": 11, "twelve": 12}
 _COUNT_EN = re.compile(r"\b(" + "|".join(_COUNT_WORDS) + r")\b", re.IGNORECASE)
-_COUNT_ZH = re.compile(r"([两二三四五六七八九十]{1,3}|\d{1,3})\s*(?=[个個人位台张張间間晚天日月次件份套条條只隻])")
+_COUNT_ZH = re.compile(rf"([两二三四五六七八九十]{{1,3}}|\d{{1,3}})\s*(?=[个個{_COUNTED}])")
+_BOTH_WAYS_ZH = re.compile(r"往返|来回|來回")
 _DISCOUNT_ZH = re.compile(r"([一二三四五六七八九])([一二三四五六七八九])?折")
 _TIMES_WORDS = {"one and a half": Decimal("1.5"), "two and a half": Decimal("2.5"), "double": Decimal(2),
                 "triple": Decimal(3), "half": Decimal("0.5")}
-_TIMES_EN = re.compile(r"\b(one and a half|two and a half|double|triple)(?: times)?\b|\b(half) (?:of |the |that\b)", re.IGNORECASE)
+_TIMES_EN = re.compile(r"\b(one and a half|two and a half|double|triple)(?: times)?\b|\b(half) (?:of |the |that\b|off\b|price\b)",
+                       re.IGNORECASE)
+# The price a worked-out one replaces, stated right after it: "£119 instead of £140", "374元，而不是440元".
+_INSTEAD = re.compile(r"\s*,?\s*(?:instead of|rather than|down from|reduced from)\s+|\s*[，,]?\s*(?:而不是|原价|原價)\s*",
+                      re.IGNORECASE)
 _MAX_MULTIPLIER = 100
 _CENT = Decimal("0.01")
 
@@ -71,7 +77,9 @@ def worked_out(fact: Fact, claim: Claim, earlier: str = "", question: str = "",
         return None
     text = f"{earlier}\n{before}"
     stated = [f for f in extract_numbers(text) if f.kind == "number"]
-    same = [(f.text, a) for f in stated if _same_kind(f, fact) and (a := _amount(f)) is not None]
+    replaced = _instead_of(after)
+    same = [(f.text, a) for f in stated + ([replaced[0]] if replaced else [])
+            if _same_kind(f, fact) and (a := _amount(f)) is not None]
     # "so $220 for both of you", "so roughly £2,600 for forty square metres"
     around = stated + [f for f in extract_numbers(after) if f.kind == "number"]
     counts = _counts(f"{text}\n{after}\n{question}", around)
@@ -86,6 +94,17 @@ def worked_out(fact: Fact, claim: Claim, earlier: str = "", question: str = "",
         how = next((f"{given.text} × {label}" for label, factor in [*((str(m), Decimal(m)) for m in counts), *shares]
                     if _equal(a * factor, target)), None)
     return how
+
+
+def _instead_of(after: str) -> tuple[Fact, int] | None:
+    """The amount that follows a worked-out value as what it replaces ("instead of £140"), with
+    where it ends in `after`."""
+    cue = _INSTEAD.match(after)
+    if not cue:
+        return None
+    rest = after[cue.end():]
+    fact = next((f for f in extract_numbers(rest) if f.kind == "number" and f.start == 0), None)
+    return (fact, cue.end() + fact.end) if fact else None
 
 
 def found_by_working(results: list[FactResult], claim: Claim, earlier_answer: str, question: str) -> list[FactResult]:
@@ -162,6 +181,8 @@ def working(claim: Claim, earlier: str = "", question: str = "") -> list[str]:
         lead = _ABOUT.match(fact.text)
         cue = list(_RESULT_CUE.finditer(before + (lead.group(0) if lead else "")))
         end = fact.end - claim.start
+        replaced = _instead_of(claim.source_text[end:])
+        end += replaced[1] if replaced else 0  # "so … £119 instead of £140": what it replaces goes too
         total = _TOTAL_AFTER.match(claim.source_text, end)  # "so $105 in total"
         if not cue and total and _ONLY_IT.fullmatch(before):
             pieces.append(claim.source_text[: total.end()])  # "it's $159 in total" (its "so" went with the split)
@@ -235,6 +256,8 @@ def _counts(text: str, stated: list[Fact]) -> list[int]:
     found = {n for f in stated if isinstance(f.value, Quantity) and f.value.currency is None
              and f.value.unit not in ("percent", "tenth_of_price") and (n := _whole(f.value.value)) is not None}
     found |= {_COUNT_WORDS[m.group(1).lower()] for m in _COUNT_EN.finditer(text)}
+    if _BOTH_WAYS_ZH.search(text):  # 单程15元，往返30元
+        found.add(2)
     for m in _COUNT_ZH.finditer(text):
         value = parse_chinese_number(m.group(1)) if not m.group(1).isdigit() else Decimal(m.group(1))
         if (n := _whole(value)) is not None:
