@@ -182,6 +182,8 @@ GOLD_SETS = {
     "decision_x": ("decision_gold_x.jsonl", decision_metrics),
     "engine_y": ("engine_gold_y.jsonl", claim_metrics),
     "decision_y": ("decision_gold_y.jsonl", decision_metrics),
+    "engine_z": ("engine_gold_z.jsonl", claim_metrics),
+    "decision_z": ("decision_gold_z.jsonl", decision_metrics),
 }
 
 
