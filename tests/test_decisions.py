@@ -12,7 +12,7 @@ from verifier.policy import Condition, load_policy
 
 BASE_SIGNALS = {
     "claims": 2, "supported": 2, "partial": 0, "unsupported": 0, "contradicted": 0, "supported_ratio": 1.0,
-    "contradicted_facts": 0, "conflicts": 0, "resolved_conflicts": 0, "not_current": 0, "sources": 1,
+    "contradicted_facts": 0, "key_contradicted": 0, "conflicts": 0, "resolved_conflicts": 0, "not_current": 0, "sources": 1,
     "risk_level": "low", "retrieval_ok": True, "permission_ok": True, "missing_slots": 0,
     "requires_approval": False,
 }
@@ -43,6 +43,13 @@ def test_conditions_parse_and_compare():
         ({"supported": 0, "unsupported": 2, "supported_ratio": 0.0}, "abstain", "none_supported"),
         ({"supported": 1, "contradicted": 1, "contradicted_facts": 1, "supported_ratio": 0.5}, "abstain",
          "contradicted"),
+        # a contradicted claim that answers the question holds the answer back; a side detail is dropped
+        ({"supported": 1, "contradicted": 1, "key_contradicted": 1, "supported_ratio": 0.5}, "abstain",
+         "contradicted_key"),
+        ({"supported": 1, "contradicted": 1, "supported_ratio": 0.5}, "rewrite", "some_supported"),
+        # ... unless a person has to approve the answer anyway
+        ({"supported": 1, "contradicted": 1, "key_contradicted": 1, "supported_ratio": 0.5, "requires_approval": True},
+         "handoff", "requires_approval"),
         ({"conflicts": 1, "supported": 1, "partial": 1, "supported_ratio": 0.5}, "handoff", "conflict"),
         ({"supported": 0, "unsupported": 2, "supported_ratio": 0.0, "not_current": 2}, "abstain",
          "superseded_only"),
@@ -54,6 +61,32 @@ def test_default_policy_order(changes, action, reason):
     got, reasons = load_policy("default").decide(signals(**changes))
     assert got == action
     assert reason in reasons
+
+
+def _claim(cid: str, text: str, label: str):
+    from verifier.schema import ClaimReport
+
+    return ClaimReport(id=cid, text=text, start=0, end=len(text), label=label, score=0.9, reason=f"{cid} {label}")
+
+
+ZH_CLAIMS = [("c1", "设备入场要提前一个工作日在客户门户提交申请", "supported"), ("c2", "由数据中心的安保部审批", "contradicted")]
+EN_CLAIMS = [("c1", "Apply through the portal one working day ahead", "supported"),
+             ("c2", "The security team approves it", "contradicted")]
+
+
+@pytest.mark.parametrize(
+    "claims, question, key",
+    [
+        (ZH_CLAIMS, "入场申请由谁审批？", ["c2"]),  # the wrong approver is the answer asked for
+        (EN_CLAIMS, "Who approves equipment access?", ["c2"]),
+        (EN_CLAIMS, "How many days ahead must I apply through the portal?", []),  # a side detail here
+        (EN_CLAIMS, None, ["c2"]),  # no question to go by: every contradicted claim counts
+    ],
+)
+def test_a_contradicted_claim_is_key_when_it_answers_the_question(claims, question, key):
+    from verifier.decide import _key_contradicted
+
+    assert [c.id for c in _key_contradicted([_claim(*c) for c in claims], question)] == key
 
 
 def test_strict_policy_holds_back_partial_answers_at_high_risk():

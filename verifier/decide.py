@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from extractors.tokens import token_recall
 from verifier.messages import LABELS, family, message, quote
 from verifier.policy import Policy
 from verifier.rewrite import rewrite_answer
@@ -22,6 +23,7 @@ def signals(claims: list[ClaimReport], coverage: Coverage, conflicts: list[Confl
         "contradicted": coverage.contradicted,
         "supported_ratio": coverage.supported_ratio,
         "contradicted_facts": sum(1 for c in claims if any(f.status == "mismatched" for f in c.facts)),
+        "key_contradicted": len(_key_contradicted(claims, request.question)),
         "conflicts": sum(1 for c in conflicts if c.winner is None),
         "resolved_conflicts": sum(1 for c in conflicts if c.winner is not None),
         "not_current": len(_not_current_only(claims)),
@@ -38,6 +40,20 @@ def _not_current_only(claims: list[ClaimReport]) -> list[ClaimReport]:
     """Claims left unsupported although a non-current source supports them."""
     return [c for c in claims if c.label != "supported"
             and any(e.relation == "supports" and not e.current for e in c.evidence)]
+
+
+def _key_contradicted(claims: list[ClaimReport], question: str | None) -> list[ClaimReport]:
+    """Contradicted claims that answer what was asked: those sharing at least half as many of the
+    question's words as the claim closest to it (every contradicted claim when there is no question
+    to go by). Rewriting drops a contradicted claim; when that claim was the answer, what is left
+    no longer answers the question. Half, because the answer's other claims often repeat the
+    question's subject while the one asked about names only its own slot ("由谁审批")."""
+    contradicted = [c for c in claims if c.label == "contradicted"]
+    if not contradicted or not question:
+        return contradicted
+    closeness = {c.id: token_recall(question, c.text) for c in claims}
+    top = max(closeness.values())
+    return [c for c in contradicted if top == 0 or closeness[c.id] >= top / 2]
 
 
 def decide(policy: Policy, claims: list[ClaimReport], coverage: Coverage, conflicts: list[Conflict],
@@ -68,6 +84,9 @@ def _reason(key: str, sig: dict, claims: list[ClaimReport], conflicts: list[Conf
     if key == "contradicted":
         worst = next(c for c in claims if c.label == "contradicted")
         return message(language, "contradicted", claim=worst.id, reason=worst.reason)
+    if key == "contradicted_key":
+        worst = _key_contradicted(claims, request.question)[0]
+        return message(language, "contradicted_key", claim=worst.id, reason=worst.reason)
     if key == "conflict":
         return _conflict_reason(next(c for c in conflicts if c.winner is None), language)
     if key == "superseded_only":
