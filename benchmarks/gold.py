@@ -184,6 +184,8 @@ GOLD_SETS = {
     "decision_y": ("decision_gold_y.jsonl", decision_metrics),
     "engine_z": ("engine_gold_z.jsonl", claim_metrics),
     "decision_z": ("decision_gold_z.jsonl", decision_metrics),
+    "engine_aa": ("engine_gold_aa.jsonl", claim_metrics),
+    "decision_aa": ("decision_gold_aa.jsonl", decision_metrics),
 }
 
 
