@@ -1,7 +1,7 @@
 """What a tuning session may look at in the gold sets: every claim and decision of the odd
 halves, and only counts of the even (held-out) halves.
 
-    python -m benchmarks.gold_tuning OUT.jsonl [--sets engine,engine_b,...] [--model default]
+    python -m benchmarks.gold_tuning OUT.jsonl [--sets engine,engine_b,...] [--model default] [--gold-json G]
     python -m benchmarks.gold_tuning --compare BEFORE.jsonl AFTER.jsonl
 
 The first writes one line per gold claim of an odd case of an engine set (the engine's label,
@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 from collections import Counter
 from pathlib import Path
 
-from benchmarks.gold import FIXTURES, GOLD_SETS, INSPECTED, load
+from benchmarks.gold import FIXTURES, GOLD_SETS, INSPECTED, load, set_figures
 from verifier import Verifier
 from verifier.calibrate import worst_claims
 
@@ -84,18 +85,25 @@ def even_counts(name: str, file: str, cases: list[dict], reports: list) -> dict[
     return dict(n)
 
 
-def run(out: Path, sets: list[str], model: str = "default") -> dict[str, dict[str, int]]:
+def run(out: Path, sets: list[str], model: str = "default", gold_json: Path | None = None) -> dict[str, dict[str, int]]:
+    """`gold_json`: also write what `python -m benchmarks.gold --json` writes, from the same reports."""
     verifier = Verifier(model)
     even: dict[str, dict[str, int]] = {}
+    figures: dict = {"model": verifier.model.name, "revision": verifier.model.revision, "policy": "default"}
     with out.open("w", encoding="utf-8") as f:
         for name in sets:
-            file, _ = GOLD_SETS[name]
+            file, metric = GOLD_SETS[name]
             cases = load(FIXTURES / file)
+            started = time.perf_counter()
             reports = verifier.verify_batch(cases)
+            figures.update(set_figures(name, file, metric, cases, reports, time.perf_counter() - started))
+            del figures[name + "_keep"]
             for line in odd_lines(name, cases, reports):
                 f.write(json.dumps(line, ensure_ascii=False) + "\n")
             even[name] = even_counts(name, file, cases, reports)
     Path(f"{out}.even.json").write_text(json.dumps(even, indent=1), encoding="utf-8")
+    if gold_json is not None:
+        gold_json.write_text(json.dumps(figures, indent=2, ensure_ascii=False), encoding="utf-8")
     return even
 
 
@@ -137,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sets", default=",".join(GOLD_SETS), help="comma-separated gold set names")
     parser.add_argument("--model", default="default")
     parser.add_argument("--compare", nargs=2, type=Path, metavar=("BEFORE", "AFTER"))
+    parser.add_argument("--gold-json", type=Path, default=None,
+                        help="also write the figures `python -m benchmarks.gold --json` writes (all sets only)")
     args = parser.parse_args(argv)
     if args.compare:
         print("\n".join(compare(*args.compare)) or "no change")
@@ -146,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [s for s in args.sets.split(",") if s not in GOLD_SETS]
     if unknown:
         parser.error(f"--sets: unknown {unknown}; choose from {list(GOLD_SETS)}")
-    even = run(args.out, args.sets.split(","), args.model)
+    even = run(args.out, args.sets.split(","), args.model, args.gold_json)
     total: Counter = Counter()
     for counts in even.values():
         total.update(counts)

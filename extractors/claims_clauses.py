@@ -32,7 +32,14 @@ _SUBJ = frozenset({"nsubj", "nsubjpass", "csubj", "expl"})
 
 
 def _is_verb(tok: Token) -> bool:
-    return tok.pos_ in ("VERB", "AUX") or tok.tag_.startswith("VB") or tok.tag_ == "MD"
+    return tok.pos_ in ("VERB", "AUX") or tok.tag_.startswith("VB") or tok.tag_ == "MD" or (
+        tok.dep_ == "ROOT" and tok.tag_ == "NNS" and tok.lower_ in _VERBS_READ_AS_NOUNS)
+
+
+# The tagger reads some verbs after a noun as plural nouns, "A standard pitch costs £32 per
+# market", and makes them the sentence's root: the sentence is still a statement.
+_VERBS_READ_AS_NOUNS = frozenset({"costs", "charges", "pays", "takes", "lasts", "covers", "includes", "needs",
+                                  "requires", "offers", "opens", "closes", "starts", "runs", "allows", "gets"})
 
 
 def _checkable_en(doc: Doc, lo: int, hi: int) -> bool:
@@ -176,6 +183,10 @@ def _zh_patterns() -> dict[str, re.Pattern[str]]:
         "consequence": re.compile(r"\s*(?:所以|因此|因而|那么|也就是说?|即係|即是|即)"),
         # So is a comparison with the value before it ("单次198元，比原价298元便宜一百块").
         "comparison": re.compile(r"\s*比(?![例较較率赛賽如方])"),
+        # ... and a bare "more than" the value before it ("你换一万蚊，超过港币8,000元，所以要……").
+        "beyond": re.compile(r"\s*(?:超过|超過|高于|高於|多于|多於|少于|少於|低于|低於|不到|不足)"
+                             r"[^\s，,；;]{0,4}?[\d一二两兩三四五六七八九十百千万萬][\d,.一二两兩三四五六七八九十百千万萬]*"
+                             r"\s*[^\s，,；;\d]{0,3}?(?:了|啦)?\s*"),
         # "只要……发布预警，或者水位超过安全线，活动就会取消": another way the condition is met.
         "alternative": re.compile(r"\s*(?:或者|或是|或)"),
         # A clause about the period the clause before names ("……外墙暂停施工，外墙要避开这段时间") is checked with it.
@@ -358,7 +369,8 @@ def zh_parts(doc: Doc, offset: int, norm: str, original: str) -> list[Part]:
     for piece in pieces:
         text = norm[piece.core : piece.end]
         if groups and not pending and (p["qualifier"].search(text) or p["consequence"].match(norm, piece.start)
-                                       or p["comparison"].match(norm, piece.start) or p["back_reference"].search(text)):
+                                       or p["comparison"].match(norm, piece.start) or p["back_reference"].search(text)
+                                       or p["beyond"].fullmatch(norm, piece.start, piece.end)):
             groups[-1].append(piece)
             continue
         alternative = p["alternative"].match(norm, piece.start) is not None and any(

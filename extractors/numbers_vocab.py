@@ -78,6 +78,7 @@ UNITS = _expand(
         "pair": ("双",),  # 两双运动鞋
         "lesson": ("节课", "堂课"),  # 十节课 (not a bare 节: "一节半小时" is one half-hour lesson)
         "sheet": ("张",),  # tickets, vouchers, cards: 两张免费升级券
+        "copy": ("copies", "copy", "册", "冊", "本"),  # books: 精装书10册, 三本书
         "floor": ("层", "楼"),  # 门诊楼三层, 3楼
         "variety": ("款",),  # products, wines, set menus: 四款葡萄酒, 两款套餐
         "transaction": ("transactions", "transaction", "笔"),

@@ -101,18 +101,22 @@ _BOUNDS_EN = re.compile(r"\b(?:no|not|never)\s+(?:more|less|later|earlier|fewer|
                         # "no car seat is more than five years old" is a bound: at most five years
                         r"|\b" + NO_SUBJECT + r"(?:more|less|fewer|over|under|above|below)\b")
 # ("a no-rinse steriliser", "a no-fee account": "no" before a hyphen makes a word, it denies nothing)
-_NEGATION_EN = re.compile(r"\b(?:not|no(?!-[a-z])|never|none|nothing|neither|nor|cannot|without)\b|n't\b|\bnon-(?=[a-z])|\bnon(?=refundable|transferable)")
+# ("rather than leaving the person alone": not leaving them; before a price, "instead of £140" denies nothing)
+_NEGATION_EN = re.compile(r"\b(?:not|no(?!-[a-z])|never|none|nothing|neither|nor|cannot|without)\b|n't\b|\bnon-(?=[a-z])|\bnon(?=refundable|transferable)"
+                          r"|\b(?:rather than|instead of)(?=\s+[a-z]+ing\b)")
 # Words that contain a Chinese negation character without negating anything.
 _ZH_NOT_NEGATION = ("不仅", "不但", "不过", "不断", "不久", "不少", "不错", "不同", "无论", "非常", "未来",
                     "无理由", "毫无疑问", "不管", "不超过", "不高于", "不低于", "不少于", "不多于", "不大于", "不小于",
                     "不足", "不到", "未满", "不满", "未超过", "不迟于", "不早于", "无息",  # 无息退还: refunded without interest
                     "无误", "没问题", "没有问题",  # 验车无误 / 验车没问题: the check found nothing wrong
+                    "无损", "無損", "没有损坏", "沒有損壞", "没损坏", "沒損壞", "无异常", "無異常",  # 验收无损(坏) says the same
                     # Bounds under a modal: 不能少于5万元 is 不低于5万元.
                     "不能少于", "不能低于", "不能超过", "不能多于", "不能高于", "不得少于", "不得低于", "不得超过",
                     "不可少于", "不可超过", "不应超过", "不应少于", "不应低于", "不宜超过",
                     # 非 as the prefix "non-": 非本市户籍 (non-local), 非会员, 非工作日.
-                    "非本", "非会员", "非會員", "非工作")
-_NEGATION_ZH = re.compile(r"[不没无未非勿禁]|拒绝|不得|免于")
+                    "非本", "非会员", "非會員", "非工作",
+                    "唔该", "唔好意思")  # Cantonese "please/thanks", "sorry"
+_NEGATION_ZH = re.compile(r"[不没无未非勿禁唔冇]|拒绝|不得|免于")  # 唔, 冇: Cantonese 不, 没有
 
 # "and" starts a clause only before a modal or auxiliary ("must be 14 characters long and must
 # not reuse ..."); "gift cards and software are non-refundable" stays one clause.
@@ -249,6 +253,11 @@ def negation_scopes(text: str) -> list[str]:
 def clauses(text: str) -> list[tuple[int, int]]:
     """(start, end) of each clause of `text`, cut at clause punctuation and "or"/"but"."""
     return _cut(text, _CLAUSE_BREAK)
+
+
+def clause_at(text: str, at: int) -> str:
+    """The clause of `text` that holds the character at `at` (all of `text` when none does)."""
+    return next((text[a:b] for a, b in clauses(text) if a <= at < b), text)
 
 
 def sentences(text: str) -> list[tuple[int, int]]:

@@ -45,6 +45,8 @@ def _worked(analyzer, answer: str, value: str, question: str = "") -> str | None
     ("吨袋机制砂每袋二百六十元，三袋是780元。", "780元", "", "二百六十元 × 3"),
     ("They'll collect and return it for £15 each way, so £30 for the round trip.", "£30", "", "£15 × 2"),
     ("接送单程每人15元，往返就是30元。", "30元", "", "每人15元 × 2"),
+    # ", 共" before the total: "…正好3天，共8400元"
+    ("工作日租金每天2800元，周一到周三正好3天，共8400元。", "8400元", "", "每天2800元 × 3"),
     # A price per unit per day times both counts; a price per metre times the metres, however many.
     ("标准单体厕所每台每天二百六十元，三台租两天一共一千五百六十元。", "一千五百六十元", "", "每台每天二百六十元 × 2 × 3"),
     ("鐵絲網圍籬每公尺新台幣四百五十元，兩百公尺大約新台幣九萬元。", "大約新台幣九萬元", "", "每公尺新台幣四百五十元 × 200"),
@@ -189,3 +191,24 @@ def test_the_price_a_worked_out_one_replaces_goes_with_the_working(analyzer):
     assert working(claim) == [", so the full-day workshop would be £119 instead of £140"]
     # without the word that says it replaces one, a price that follows is no operand
     assert _worked(analyzer, "Members get 15% off, so the workshop would be £119, and the kit £140.", "£119") is None
+
+
+def test_units_counted_at_a_source_rate_are_priced_without_a_cue(lexical):
+    """"Two extra hours would cost £150" from "Each extra hour … is £75": the source prices one
+    unit and the claim counts that unit, so no "so" is needed. The model reads it per unit ("each
+    extra hour would cost £75"), which it can judge. A wrong product, or a count of another unit,
+    is no sum."""
+    source = {"id": "S1", "text": "The Full Day package covers up to 10 hours for £850. Each extra hour beyond the "
+                                  "package is £75. Travel within 25 miles is free."}
+
+    def price(answer: str):
+        (claim,) = lexical.verify(answer, [source]).claims
+        return next((f.status, f.evidence_text) for f in claim.facts if f.text.startswith("£"))
+
+    assert price("Two extra hours would cost £150.") == ("matched", "£75 × 2")
+    assert price("Three extra hours would cost £200.")[0] != "matched"
+    assert price("Two extra guests would cost £150.") != ("matched", "£75 × 2")
+    prepared = lexical.prepare({"answer": "Two extra hours would cost £150.", "sources": [source]})
+    assert prepared.readings == ["each extra hour would cost £75"]
+    assert all(claim == "each extra hour would cost £75" for _, claim in prepared.pairs())
+    assert lexical.prepare({"answer": "Two extra guests would cost £150.", "sources": [source]}).readings == [None]

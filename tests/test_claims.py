@@ -103,6 +103,14 @@ def test_chinese_consequences_and_pointers_stay_with_their_clause(analyzer: Anal
     assert [c.text for c in split_claims(answer, analyzer=analyzer)] == claims
 
 
+def test_a_verb_the_tagger_reads_as_a_noun_still_makes_a_clause(analyzer: Analyzer) -> None:
+    # The tagger reads "costs" as a plural noun and makes it the root; the first clause is still
+    # a statement, so the clause with its own subject after ", and" is a claim of its own.
+    answer = "A standard pitch costs £32 per market, and the market runs every Saturday from 8 am to 1 pm."
+    assert [c.text for c in split_claims(answer, analyzer=analyzer)] == [
+        "A standard pitch costs £32 per market", "the market runs every Saturday from 8 am to 1 pm"]
+
+
 def test_a_clause_with_its_own_subject_carries_none(analyzer: Analyzer) -> None:
     # (the parse hangs "they" on "'ll", not on the verb)
     answer = "Resoles are guaranteed for half a year, and they'll re-dye the leather for free."
@@ -240,6 +248,8 @@ def test_a_gapped_or_then_clause_is_a_claim_of_its_own(analyzer: Analyzer, text:
     ("只要气象部门发布暴雨预警，或者溪流水位超过安全线，活动就会取消。", ["只要气象部门发布暴雨预警，或者溪流水位超过安全线，活动就会取消"]),
     # A comparison with the value before it goes with that clause; a price word ends the subject.
     ("单次冷疗198元，比原价298元便宜一百块。", ["单次冷疗198元，比原价298元便宜一百块"]),
+    # So is a bare "more than" the value before it: the asker's amount set against the source's bound.
+    ("你換一萬蚊，超過港幣8,000元，所以要帶香港身份證登記。", ["你換一萬蚊，超過港幣8,000元，所以要帶香港身份證登記"]),
     ("基础版标志设计收费两千八，包含三个初稿方案和两轮修改。", ["基础版标志设计收费两千八", "基础版标志设计包含三个初稿方案和两轮修改"]),
 ])
 def test_chinese_topics_conditions_and_durations(analyzer: Analyzer, text: str, expected: list[str]) -> None:

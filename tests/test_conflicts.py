@@ -164,3 +164,16 @@ def test_a_source_wording_the_claims_rule_with_another_value_is_a_conflict_whate
     other = "Our #2 copper price is $3.15 per lb this month."
     assert not _conflicts(analyzer, "Cascade is paying $3.40 per lb for #1 bare bright copper.",
                           {"S1": prices, "S2": other}, NEUTRAL)
+
+
+def test_a_rule_worded_in_one_clause_of_a_longer_claim_conflicts(analyzer):
+    """The claim's rule for a value is the clause that holds it: "a standard pitch costs £32 per
+    market" against a handbook's "standard pitch £34 per market", though the claim goes on about
+    paying, which the handbook's clause does not repeat."""
+    answer = "For stallholders, a standard pitch costs £32 per market, payable by bank transfer before each market."
+    texts = {"S1": "Millbrook Farmers Market runs every Saturday. A standard pitch costs £32 per market, payable "
+                   "by bank transfer before each market, for stallholders.",
+             "S2": "Trader handbook, 2026 season. Pitch fees: standard pitch £34 per market; double pitch £60 per "
+                   "market. Vehicles must leave by 7.45 am."}
+    conflicts = _conflicts(analyzer, answer, texts, NEUTRAL)
+    assert [(c.source_a, c.source_b, c.values) for c in conflicts] == [("S1", "S2", ["£32", "£34"])]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from benchmarks import gold_tuning
+from benchmarks.gold import claim_metrics, decision_metrics
 
 SOURCE = {"id": "S1", "text": "Refunds are issued within 5 business days. Shipping is free on orders over $50."}
 
@@ -22,10 +23,15 @@ def test_even_cases_leave_only_as_counts_and_compare_names_what_changed(tmp_path
     for kind in ("engine", "decision"):
         (tmp_path / f"{kind}_gold_z.jsonl").write_text("".join(json.dumps(c) + "\n" for c in cases))
     monkeypatch.setattr(gold_tuning, "FIXTURES", tmp_path)
-    monkeypatch.setattr(gold_tuning, "GOLD_SETS", {"engine_z": ("engine_gold_z.jsonl", None),
-                                                   "decision_z": ("decision_gold_z.jsonl", None)})
+    monkeypatch.setattr(gold_tuning, "GOLD_SETS", {"engine_z": ("engine_gold_z.jsonl", claim_metrics),
+                                                   "decision_z": ("decision_gold_z.jsonl", decision_metrics)})
     out = tmp_path / "run.jsonl"
-    even = gold_tuning.run(out, ["engine_z", "decision_z"], "lexical")
+    even = gold_tuning.run(out, ["engine_z", "decision_z"], "lexical", gold_json=tmp_path / "gold.json")
+    # the same reports give what `benchmarks.gold --json` writes: all four cases, and the even two held out
+    figures = json.loads((tmp_path / "gold.json").read_text())
+    assert (figures["model"], figures["engine_z"]["all"]["n_bad"], figures["engine_z_held_out"]["all"]["n_bad"]) == \
+        ("lexical-recall", 2, 1)
+    assert (figures["decision_z"]["all"]["n"], figures["decision_z_held_out"]["all"]["n"]) == (4, 2)
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert {line["id"] for line in lines} == {"t1", "t3"}  # odd cases only
     assert {(line["set"], line["id"], line["want"] if line["k"] != "decision" else "d") for line in lines} == {

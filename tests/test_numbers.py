@@ -395,10 +395,15 @@ def test_a_clause_number_with_kuan_is_an_identifier_not_a_count():
 @pytest.mark.parametrize("text, value, unit, per", [
     ("每天免费领一百颗练习球", "100", "piece", None), ("一次性买满一百桶水票", "100", "barrel", None),
     ("基础班十节课", "10", "lesson", None), ("运动鞋每双39元", "39", None, "pair"), ("改短每条60元", "60", None, "item"),
+    ("精装书送二十册", "20", "copy", None), ("含精裝書10冊", "10", "copy", None), ("三本书", "3", "copy", None),
 ])
 def test_chinese_counting_words_are_units(text, value, unit, per):
     (fact,) = extract_numbers(text)
     assert (fact.value.value, fact.value.unit, fact.value.per) == (Decimal(value), unit, per)
+
+
+def test_ben_is_a_count_only_after_a_numeral():
+    assert extract_numbers("本店基本上不退款，日本客人也一样。") == []
 
 
 @pytest.mark.parametrize("text, value, unit, currency, per", [
@@ -605,3 +610,15 @@ def test_a_numeral_that_is_part_of_a_word_or_a_score_stays_a_word(text):
 def test_millilitres_are_a_unit(text, found):
     (fact,) = [f for f in extract_numbers(text) if f.kind == "number"]
     assert (fact.text, fact.value.unit) == (found, "ml")
+
+
+@pytest.mark.parametrize("text, comparator", [
+    ("You can spread it over 12 monthly direct debits.", "eq"),  # what the cost is split into
+    ("Spread the cost over 10 months.", "eq"),
+    ("Children over 12 pay full price.", "gt"),
+    ("You pay over $500 a month.", "gt"),  # an amount: more than
+    ("We pay interest on balances over $1,000.", "gt"),
+])
+def test_over_after_spreading_a_cost_is_no_bound(text, comparator):
+    (fact,) = extract_numbers(text)
+    assert fact.value.comparator == comparator

@@ -73,6 +73,11 @@ def test_roles_agree_on_rank_and_any_stated_domain(a, b, agree):
     ("这束花不满199元，要付配送费", False),
     ("There's no charge for personal study", False),
     ("Loaner knives are available so your kitchen is never without blades.", False),  # two negations affirm
+    ("佢哋唔收手續費", True),  # Cantonese 唔 = 不
+    ("呢度冇得泊車", True),  # 冇 = 没有
+    ("唔該你帶埋身份證", False),  # 唔該: please
+    ("Get someone else to fetch it rather than leaving the person alone.", True),
+    ("The workshop would be £119 instead of £140.", False),
 ])
 def test_negation_cues(text, negated):
     assert is_negated(text) is negated
@@ -344,6 +349,9 @@ def test_a_chinese_permission_against_a_chinese_negation_is_opposite(analyzer):
     ("门店自提订单可以用医保个人账户支付。", "医保个人账户支付目前仅支持门店自提订单，线上配送订单暂不支持医保支付。", False),
     # 无息 (without interest) negates nothing.
     ("报名时要交2000元保证金，退托时会退还。", "报名需缴纳2000元保证金，幼儿退托时无息退还。", False),
+    # 无损坏 (undamaged) says what 没问题 says: the check found nothing wrong.
+    ("押金退场验收没问题后7个工作日内退还。", "押金为租金总额的30%，退场验收无损坏后7个工作日内退还。", False),
+    ("还船检查没有损坏就原路退回。", "租船须缴纳押金2000元，还船检查无损后原路退回。", False),
     # A clause with the opposite word.
     ("You need at least 25 decibels of loss in your worse ear.", "a loss of at least 25 decibels in the better ear", True),
     ("节假日也照常上门取送。", "节假日期间取送服务暂停，门店正常营业。", True),
@@ -380,6 +388,14 @@ def test_a_chinese_permission_against_a_chinese_negation_is_opposite(analyzer):
     ("可以自己帶蛋糕。", "禁止攜帶外食，生日蛋糕可帶入，酌收切盤費新台幣150元。", False),
     ("港島免運費。", "港島及九龍免運費，新界每次收運費港幣$50，離島暫不送貨。", False),
     ("在船上前台订会便宜10%。", "船上前台预订价格上浮10%。", True),
+    # Cantonese 唔 is 不: "唔收手續費" says what "不收手續費" says.
+    ("佢哋所有貨幣都唔收手續費。", "所有貨幣兌換均不收手續費，匯率以店內牌價為準。", False),
+    ("佢哋所有貨幣都收手續費。", "所有貨幣兌換均不收手續費，匯率以店內牌價為準。", True),
+    # "rather than leaving" is "do not leave"; "instead of £140" denies nothing.
+    ("Get someone else to fetch the AED rather than leaving the person alone.", "Send someone to fetch the AED; do "
+     "not leave the person alone to fetch it yourself.", False),
+    ("Fetch the AED yourself and leave the person alone.", "Send someone to fetch the AED; do not leave the person "
+     "alone to fetch it yourself.", True),
     # A rule that says its "no" by turning away whoever breaks it.
     ("You can't have drunk alcohol in the 24 hours before.",
      "Anyone who has consumed alcohol in the previous 24 hours will be turned away.", False),

@@ -30,6 +30,7 @@ _COUNTED = "人位台张張间間晚天日月次件份套条條只隻双雙袋�
 _RESULT_CUE = re.compile(r"\b(?:so|total(?:ling|s)?|in total|altogether|combined|comes? to|works? out|means?|"
                          r"that's|which is|making|bring(?:s|ing)?\s+(?:it|that|this|the\s+\w+)\s+(?:down\s+)?to)\b|,\s*at\b|一共|总共|總共|合计|合計|加起来|加起來|共计|共計|总计|總計|"
                          r"就是|就係|即係|即是|所以|算|平均|便宜了?|贵了?|貴了?|省了?|\bon average\b|\baverages?\b|[，,]\s*是|=|＝"
+                         r"|[，,]\s*共(?=\s*$)"  # "正好3天，共8400元" (the value follows: only text before it is searched)
                          # a count, then the total: "两双是78元", "三台要360元"
                          rf"|[两兩二三四五六七八九十百\d]+\s*(?:[个個{_COUNTED}]|公尺|米)\s*"
                          r"(?:是|要|共|大约|大約|约|約)",
@@ -151,6 +152,63 @@ def _counts_worked_with(results: list[FactResult], also: Sequence[str] = ()) -> 
             r = FactResult(r.fact, "matched", None, next(how for how in sums if str(int(q.value)) in how))
         out.append(r)
     return out
+
+
+# "two extra hours", "3 additional nights": a count of what a source prices one of
+_UNITS_COUNTED = re.compile(r"\b(\d{1,2}|" + "|".join(w for w in _COUNT_WORDS if " " not in w and w not in
+                                                       ("both", "pair", "couple", "twice")) +
+                            r")\s+((?:extra|additional|more|further)\s+)?([a-z]{3,}?)s?\b", re.IGNORECASE)
+
+
+def priced_by_rate(results: list[FactResult], claim: Claim, spans: Sequence) -> list[FactResult]:
+    """A price the claim works out as a source's price for one unit times the units it counts:
+    "Two extra hours would cost £150" from "Each extra hour beyond the package is £75". No cue
+    word is needed: the source says the price is per unit ("each", "per", "every", "an"), and the
+    claim counts that very unit. `spans`: the claim's candidate spans, most relevant first."""
+    out = []
+    for r in results:
+        rate = None if r.status == "matched" or r.past else _rate_for(r.fact, claim, spans)
+        out.append(r if rate is None else FactResult(r.fact, "matched", None, f"{rate[0].text} × {rate[1]}"))
+    return _counts_worked_with(out) if out != results else results
+
+
+def per_unit_reading(claim: Claim, spans: Sequence) -> str | None:
+    """The claim as the model should read it when it prices units at a source's rate: "each
+    extra hour would cost £75" for "Two extra hours would cost £150" (the model cannot multiply;
+    `priced_by_rate` checks the sum)."""
+    for fact in claim.facts:
+        rate = _rate_for(fact, claim, spans)
+        if rate is not None:
+            rate_fact, _, m = rate
+            text, at = claim.text, claim.text.find(fact.text)  # (`text` may carry a subject the answer gave earlier)
+            text = text[:at] + rate_fact.text + text[at + len(fact.text):]
+            return text[:m.start()] + f"each {m.group(2) or ''}{m.group(3)}" + text[m.end():]
+    return None
+
+
+def _rate_for(fact: Fact, claim: Claim, spans: Sequence):
+    """(the source's price per unit, the count, the count's match in the claim) when `fact` is
+    that price times the units the claim counts."""
+    target = _amount(fact) if fact.kind == "number" else None
+    at = claim.text.find(fact.text)
+    if target is None or not fact.value.currency or at < 0:  # type: ignore[union-attr]
+        return None
+    for m in _UNITS_COUNTED.finditer(claim.text):
+        n = _COUNT_WORDS.get(m.group(1).lower()) or (int(m.group(1)) if m.group(1).isdigit() else 0)
+        if n < 2 or m.end() > at:
+            continue
+        for span in spans:
+            for f in span.facts:
+                if f.kind == "number" and _same_kind(f, fact) and (a := _amount(f)) is not None \
+                        and _equal(a * n, target) \
+                        and _priced_per(span.text[slice(*span.clause_of(f))], m.group(2) or "", m.group(3)):
+                    return f, n, m
+    return None
+
+
+def _priced_per(clause: str, extra: str, unit: str) -> bool:
+    lead = r"\b(?:each|every|per|an?)\s+" + (re.escape(extra) if extra else r"(?:(?:extra|additional)\s+)?")
+    return re.search(lead + rf"{re.escape(unit)}s?\b", clause, re.IGNORECASE) is not None
 
 
 _MULTIPLIER = re.compile(r"[×(−]\s*(\d+)\b")

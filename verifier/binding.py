@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from extractors import Claim, Fact
 from extractors.compare import compare_facts, same_dimension
+from extractors.qualifiers import clause_at
 from extractors.tokens import content_tokens
 from verifier.arithmetic import worked_out
 from verifier.candidates import Candidate
@@ -358,3 +359,39 @@ def value_only_link(fact: Fact, cand: Candidate, ranked: list[Candidate],
                     and frozenset(content_tokens(clause)) & words:
                 return o, other.span.source_id
     return None
+
+
+def date_slot_elsewhere(fact: Fact, cand: Candidate, agree: Fact, ranked: list[Candidate], claim: Claim,
+                        min_relevance: float, differs) -> tuple[Fact, str] | None:
+    """Another date for the claim's slot, when the clause agreeing with the claim's date names
+    none of the words the claim's clause names its slot with and a relevant clause naming some
+    of them gives another date: "Bookings close on 9 January 2027" against "A pre-course swim
+    test is held on 9 January 2027" and "Bookings close on 4 January 2027"; "申請截止日是116年11月
+    30日" against "核定後須於116年11月30日前完成施工" and "受理申請期間為116年1月2日起至116年6月30日止".
+    Sources often give several dates, so only the clause, not the sentence, tells whose a date
+    is. `differs`: whether a date of a span contradicts the claim's."""
+    if fact.value.granularity not in ("day", "datetime"):  # type: ignore[union-attr]
+        return None  # weekdays and times come in lists ("on Fridays, Saturdays and Sundays"), cut into bare clauses
+    clause = clause_at(claim.source_text, fact.start - claim.start)
+    slot = _words_beside(clause, claim.facts)
+    here = _words_beside(cand.span.text[slice(*cand.span.clause_of(agree))], cand.span.facts)
+    if not slot or here & slot or len(here) < _SLOT_WORDS:
+        return None  # (a clause with no words of its own is a piece of a list, not about another slot)
+    last = bool(_END_OF.search(clause))
+    for other in ranked:
+        if other.relevance < min_relevance:
+            continue
+        found = [o for o in other.span.facts if o.kind == fact.kind and differs(o)
+                 and _words_beside(other.span.text[slice(*other.span.clause_of(o))], other.span.facts) & slot]
+        if found:  # a deadline is the end of the period the clause gives ("1月2日起至6月30日止")
+            return found[-1 if last else 0], other.span.source_id
+    return None
+
+
+_END_OF = re.compile(r"截止|最晚|到期|\b(?:deadline|close[sd]?|closing|until|end[sd]?|last day)\b", re.IGNORECASE)
+
+
+def _words_beside(text: str, facts) -> frozenset[str]:
+    """The content words of `text` that are not part of a value's own text, nor numerals."""
+    own = {t for f in facts if f.kind in ("date", "number") for t in content_tokens(f.text)}
+    return frozenset(t for t in content_tokens(text) if t not in own and not any(c.isdigit() for c in t))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from extractors import Claim, Fact
 from extractors.compare import compare_facts, same_dimension
+from extractors.qualifiers import clause_at
 from extractors.tokens import content_tokens
 from verifier.factcheck import check_fact, clause_shares_words, stated_by_claim
 from verifier.schema import Conflict
@@ -98,8 +99,11 @@ SAME_RULE_WORDS = 3
 def _same_rule_value(fact: Fact, claim: Claim, found: list[ScoredCandidate]) -> Fact | None:
     """The value a source gives in a clause that words the claim's rule itself, however the
     model reads it: "This month our #1 bare bright copper price is $3.15 per lb" against
-    "Cascade is paying $3.40 per lb for #1 bare bright copper"."""
-    words = frozenset(content_tokens(claim.text)) - frozenset(content_tokens(fact.text))
+    "Cascade is paying $3.40 per lb for #1 bare bright copper". The claim's rule is the clause
+    that holds the value: "A standard pitch costs £32 per market, and the market runs every
+    Saturday" words the pitch fee's rule in its first clause."""
+    clause = clause_at(claim.source_text, fact.start - claim.start)
+    words = frozenset(content_tokens(clause)) - frozenset(content_tokens(fact.text))
     if len(words) < SAME_RULE_WORDS:
         return None
     for s in found:

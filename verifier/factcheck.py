@@ -20,8 +20,8 @@ from extractors.qualifiers import is_negated
 from extractors.schema import DateValue
 from extractors.tokens import content_tokens
 from verifier.ages import asker_age
-from verifier.arithmetic import found_by_working
-from verifier.binding import bound_elsewhere, condition_elsewhere, value_only_link
+from verifier.arithmetic import found_by_working, priced_by_rate
+from verifier.binding import bound_elsewhere, condition_elsewhere, date_slot_elsewhere, value_only_link
 from verifier.candidates import Candidate
 from verifier.comparison import as_compared_limit, asker_values, in_category
 from verifier.labels import swapped_label
@@ -72,6 +72,7 @@ def check_facts(claim: Claim, candidates: list[Candidate], *, min_relevance: flo
     results = [in_category(r, claim, ranked) or r for r in results]
     results = [asker_age(r, results, claim, ranked) or r for r in results]
     results = found_by_working(results, claim, earlier_answer, question)
+    results = priced_by_rate(results, claim, [c.span for c in ranked[:3]])
     results = [r for r in results if not nothing_to_find(r, results, claim)]
     if (swap := swapped_label(claim, ranked)) is not None:
         # (it replaces what the fact check said of the same name, if the tagger found it)
@@ -398,6 +399,10 @@ def _check_date(fact: Fact, ranked: list[Candidate], min_relevance: float, claim
                 rival = None if claim is None else _bound_in_window(fact, agree, cand.span, ranked, claim, question)
                 if rival is not None:
                     return FactResult(fact, "mismatched", rival, rival.text, cand.span.source_id)
+                if claim is not None and agree in cand.span.facts and (other := date_slot_elsewhere(
+                        fact, cand, agree, ranked, claim, min_relevance,
+                        lambda o: compare_facts(_as_stated(fact), o) == "different" and _comparable(fact, o))):
+                    return FactResult(fact, "mismatched", other[0], other[0].text, other[1])
                 return FactResult(fact, "matched", agree, agree.text, cand.span.source_id)
     for cand in ranked:
         if cand.relevance < min_relevance:

@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 from extractors import Analyzer, Claim, Fact, detect_language, extract_entities, split_claims
 from models import NLIModel, NLIScores, Pair, load_model
 from verifier.cache import VerifierCache, content_hash
-from verifier.arithmetic import working
+from verifier.arithmetic import per_unit_reading, working
 from verifier.candidates import Candidate, SpanIndex
 from verifier.canonical import claim_for_span, model_pair
 from verifier.conflicts import claim_conflicts, unresolved
@@ -45,6 +45,8 @@ class PreparedAnswer:
     candidates: list[list[Candidate]]
     workings: list[list[str]]  # per claim, the sums it works out (`verifier.arithmetic.working`)
     timing_ms: dict[str, float] = field(default_factory=dict)
+    # per claim, how the model reads a claim that prices units at a source's rate (`per_unit_reading`)
+    readings: list[str | None] = field(default_factory=list)
     _pairs: list[Pair] | None = field(default=None, repr=False)
 
     def pairs(self) -> list[Pair]:
@@ -59,8 +61,9 @@ class PreparedAnswer:
         for claim in self.claims:
             if claim.sentence:
                 sentence_facts.setdefault(claim.sentence, {}).update({(f.start, f.end): f for f in claim.facts})
-        for claim, cands, pieces in zip(self.claims, self.candidates, self.workings):
+        for i, (claim, cands, pieces) in enumerate(zip(self.claims, self.candidates, self.workings)):
             text, sentence = _without_working(claim, pieces)
+            text = self.readings[i] if self.readings and self.readings[i] else text
             for c in cands:
                 evidence, hypothesis = model_pair(c.span, text, claim.facts)
                 out.append((evidence, hypothesis))
@@ -216,9 +219,11 @@ class Verifier:
         # A sum finds its sources by the words of its sentence, which name what it adds up.
         candidates = [index.candidates(c, words_from=c.sentence if c.sentence and only_sum(c, pieces) else None)
                       for c, pieces in zip(claims, workings)]
+        readings = [per_unit_reading(c, [x.span for x in sorted(cands, key=lambda x: -x.relevance)[:3]])
+                    for c, cands in zip(claims, candidates)]
         timing["candidates"] = _ms(t)
         timing["prepare"] = _ms(started)
-        return PreparedAnswer(request, language, claims, sources, candidates, workings, timing)
+        return PreparedAnswer(request, language, claims, sources, candidates, workings, timing, readings)
 
     def score(self, pair_lists: Sequence[Sequence[Pair]]) -> list[list[NLIScores]]:
         """One model call for the pairs of many answers; identical or cached pairs are scored once."""
