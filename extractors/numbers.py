@@ -68,10 +68,6 @@ _CORE = re.compile(
     r"|(?P<zh>" + _ZH + r"+(?:点" + _ZH + r"+)?)"
     r"|(?P<half>半)"
 )
-# Paying over a number of instalments: "over" says what the cost is spread across, not "more than".
-_SPREAD_OVER = re.compile(r"\b(?:spread|spreads|spreading|split|splits|pay|pays|paying|paid|payable|repay|repaid|"
-                          r"divided)\b(?:\s+(?:it|this|that|them|the|your|cost|fee|fees|price|balance|bill|amount|"
-                          r"total|payments?))*\s*$", re.IGNORECASE)
 _SP = r"[ \t]{0,2}"
 _APPROX_WORDS = ("about", "around", "approximately", "approx.", "approx", "roughly", "nearly", "almost", "circa",
                  "~", "约合", "约为", "大约", "大概", "将近", "接近", "约", "近")
@@ -331,9 +327,6 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
             comparator = None  # "the under-16 team" names a team; "under-16s" are everyone under 16
         elif comparator in _DENIED_BOUND and _NO_SUBJECT.search(n, max(lo, pre.start("cmp") - 60), pre.start("cmp")):
             comparator = _DENIED_BOUND[comparator]  # "no car seat is more than five years old": at most five
-        elif currency is None and phrase_key(pre.group("cmp")) == "over" \
-                and _SPREAD_OVER.search(n, max(lo, pre.start("cmp") - 40), pre.start("cmp")):
-            comparator = None  # "spread it over 12 monthly payments": over is what the cost is split into
     if cm := p["csuffix"].match(n, end, hi):
         comparator, end = comparator or CMP_SUFFIX[phrase_key(cm.group("c"))], cm.end()
         if unit is None and currency is None and (um := p["unit"].match(n, end, hi)):

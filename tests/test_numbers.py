@@ -611,14 +611,3 @@ def test_millilitres_are_a_unit(text, found):
     (fact,) = [f for f in extract_numbers(text) if f.kind == "number"]
     assert (fact.text, fact.value.unit) == (found, "ml")
 
-
-@pytest.mark.parametrize("text, comparator", [
-    ("You can spread it over 12 monthly direct debits.", "eq"),  # what the cost is split into
-    ("Spread the cost over 10 months.", "eq"),
-    ("Children over 12 pay full price.", "gt"),
-    ("You pay over $500 a month.", "gt"),  # an amount: more than
-    ("We pay interest on balances over $1,000.", "gt"),
-])
-def test_over_after_spreading_a_cost_is_no_bound(text, comparator):
-    (fact,) = extract_numbers(text)
-    assert fact.value.comparator == comparator
