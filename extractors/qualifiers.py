@@ -95,6 +95,8 @@ _BOUNDS_EN = re.compile(r"\b(?:no|not|never)\s+(?:more|less|later|earlier|fewer|
                         r"|\bnot\s+(?:to\s+)?exceed(?:ing)?\b|\bno\s+(?:later|earlier)\b"
                         # "no charge" says "free", as "free of charge" does: it denies nothing.
                         r"|\b(?:at\s+)?no\s+(?:extra\s+|additional\s+)?(?:charge|cost)\b"
+                        # ... and so does "without charging extra", "without charge"
+                        r"|\bwithout\s+(?:any\s+)?(?:extra\s+|additional\s+)?(?:charge|cost|charging(?:\s+(?:you\s+)?(?:extra|more|anything))?)\b"
                         r"|\b(?:costs?|costing|charges?|pay|paying)\s+(?:(?:him|her|them|you|us|me)\s+)?nothing\b"
                         # "so your kitchen is never without blades": two negations affirm
                         r"|\b(?:never|not)\s+without\b"

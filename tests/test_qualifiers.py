@@ -73,6 +73,9 @@ def test_roles_agree_on_rank_and_any_stated_domain(a, b, agree):
     ("这束花不满199元，要付配送费", False),
     ("There's no charge for personal study", False),
     ("Loaner knives are available so your kitchen is never without blades.", False),  # two negations affirm
+    ("They'll keep the original soundtrack without charging extra.", False),  # says "free", as "no extra cost" does
+    ("Tyres are fitted without charge.", False),
+    ("Walk-ins are seen without an appointment.", True),
     ("佢哋唔收手續費", True),  # Cantonese 唔 = 不
     ("呢度冇得泊車", True),  # 冇 = 没有
     ("唔該你帶埋身份證", False),  # 唔該: please
