@@ -189,13 +189,13 @@ GOLD_SETS = {
 }
 
 
-def set_figures(name: str, file: str, metric, cases: list[dict], reports: list, seconds: float) -> dict:
-    """One set's figures as `--json` writes them: all cases, the seconds taken and the held-out
-    (even, never inspected) half; `<name>_keep` lists that half's case indices."""
+def set_figures(name: str, file: str, metric, cases: list[dict], reports: list, seconds: float) -> tuple[dict, int]:
+    """One set's figures as `--json` writes them (all cases, the seconds taken and the held-out,
+    even, never inspected half), and how many cases that half holds."""
     keep = [i for i in range(0, len(cases), 2) if i not in INSPECTED.get(file, ())]
     held_out = metric([cases[i] for i in keep], [reports[i] for i in keep])
     return {name: metric(cases, reports), name + "_seconds": round(seconds, 1),
-            name + "_held_out": {"all": held_out["all"]}, name + "_keep": keep}
+            name + "_held_out": {"all": held_out["all"]}}, len(keep)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -216,13 +216,13 @@ def main(argv: list[str] | None = None) -> int:
         cases = load(FIXTURES / file)
         started = time.perf_counter()
         reports = verifier.verify_batch(cases)
-        results.update(set_figures(name, file, metric, cases, reports, time.perf_counter() - started))
+        figures, kept = set_figures(name, file, metric, cases, reports, time.perf_counter() - started)
+        results.update(figures)
         print(_table(f"{file} ({len(cases)} answers), model {verifier.model.name}", results[name]))
         print()
-        print(_table(f"held-out half: the {len(results[name + '_keep'])} even-numbered cases never inspected while "
-                     "tuning", results[name + "_held_out"]))
+        print(_table(f"held-out half: the {kept} even-numbered cases never inspected while tuning",
+                     results[name + "_held_out"]))
         print()
-        del results[name + "_keep"]
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2, ensure_ascii=False), encoding="utf-8")
     return 0

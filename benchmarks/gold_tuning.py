@@ -96,8 +96,7 @@ def run(out: Path, sets: list[str], model: str = "default", gold_json: Path | No
             cases = load(FIXTURES / file)
             started = time.perf_counter()
             reports = verifier.verify_batch(cases)
-            figures.update(set_figures(name, file, metric, cases, reports, time.perf_counter() - started))
-            del figures[name + "_keep"]
+            figures.update(set_figures(name, file, metric, cases, reports, time.perf_counter() - started)[0])
             for line in odd_lines(name, cases, reports):
                 f.write(json.dumps(line, ensure_ascii=False) + "\n")
             even[name] = even_counts(name, file, cases, reports)
