@@ -186,6 +186,8 @@ GOLD_SETS = {
     "decision_z": ("decision_gold_z.jsonl", decision_metrics),
     "engine_aa": ("engine_gold_aa.jsonl", claim_metrics),
     "decision_aa": ("decision_gold_aa.jsonl", decision_metrics),
+    "engine_ab": ("engine_gold_ab.jsonl", claim_metrics),
+    "decision_ab": ("decision_gold_ab.jsonl", decision_metrics),
 }
 
 
