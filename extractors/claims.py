@@ -26,7 +26,8 @@ from collections.abc import Iterator
 
 from spacy.tokens import Doc
 
-from extractors.claims_clauses import Part, en_parts, zh_parts
+from extractors.claims_clauses import Part, en_parts
+from extractors.claims_zh import zh_parts
 from extractors.claims_rules import citations_in, clean_text, is_hedged, skip_reason, strip_prefix, trim_span
 from extractors.dates import extract_dates
 from extractors.entities import doc_entities, resolve_entities, rule_entities

@@ -49,6 +49,7 @@ _CONVERT: dict[str, tuple[str, Decimal]] = {
     "MB": ("data", Decimal(1)), "GB": ("data", Decimal(1000)), "TB": ("data", Decimal(10**6)),
     "percent": ("percent", Decimal(1)), "percentage_point": ("percent", Decimal(1)),
     "tenth_of_price": ("price_share", Decimal(1)),
+    "business_day": ("business_day", Decimal(1)), "business_week": ("business_day", Decimal(5)),  # a working week
 }
 # Dimensions that can fill the same slot even though they do not convert exactly.
 _SLOT = {"time": "duration", "month": "duration", "business_day": "duration", "business_hour": "duration"}

@@ -86,6 +86,15 @@ _TIME_24 = re.compile(
 )
 _TIME_AMPM = re.compile(rf"(?<![\w.:])(?P<h>1[0-2]|0?[1-9])[ ]?{_AMPM}", re.ASCII)
 _NOON = re.compile(r"(?i:\b(?P<w>noon|midday|midnight)\b)", re.ASCII)
+# "Tuesday evenings from 7 to 9": bare hours, made times by the part of the day before them
+_PART_THEN_HOURS = re.compile(r"(?i:\b(?P<part>morning|afternoon|evening|night)s?[ ]+(?:from[ ]+)?)"
+                              r"(?P<a>1[0-2]|0?[1-9])(?::(?P<am>[0-5]\d))?[ ]*(?i:to|-|–|until|till)[ ]*"
+                              r"(?P<b>1[0-2]|0?[1-9])(?::(?P<bm>[0-5]\d))?\b"
+                              r"(?![:\d]|[ ]*(?i:[ap]\.?m\b|o'clock|hours?|hrs?|minutes?|mins?|days?|weeks?|years?|people|%))",
+                              re.ASCII)
+# "before 8 in the morning", "6 o'clock in the evening", "at 10 at night"
+_TIME_OF_DAY = re.compile(r"(?<![\w.:$£€])(?P<h>1[0-2]|0?[1-9])(?:[ ]?o'clock)?[ ]+(?i:in[ ]+the[ ]+(?P<part>morning|afternoon|evening)"
+                          r"|at[ ]+(?P<night>night))\b", re.ASCII)
 
 _WEEKDAYS = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
 _WD = r"(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)"
@@ -180,6 +189,16 @@ def _times(n: str) -> Iterator[Cand]:
         h = _ampm(int(m["h"]), m["ap"])
         if h is not None:
             yield Cand(m.start(), m.end(), "time", hour=h, minute=0)
+    for m in _PART_THEN_HOURS.finditer(n):
+        later = m["part"].lower() in ("afternoon", "evening", "night")
+        for h, mi in (("a", "am"), ("b", "bm")):
+            # (the morning's 12 is noon; the night's small hours are after midnight)
+            hour = int(m[h]) if not later else int(m[h]) % 12 + (0 if m["part"].lower() == "night" and int(m[h]) < 6 else 12)
+            yield Cand(m.start(h), m.end(mi) if m[mi] else m.end(h), "time", hour=hour, minute=int(m[mi] or 0))
+    for m in _TIME_OF_DAY.finditer(n):
+        h = int(m["h"])
+        later = m["part"] in ("afternoon", "evening") or (m["night"] and h >= 6)
+        yield Cand(m.start(), m.end(), "time", hour=h % 12 + (12 if later else 0), minute=0)
     for m in _NOON.finditer(n):
         yield Cand(m.start(), m.end(), "time", hour=0 if m["w"].lower() == "midnight" else 12, minute=0)
 

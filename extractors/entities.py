@@ -114,8 +114,12 @@ _CANTONESE_LEAD = "喺俾畀"
 _CANTONESE_FUNCTION = frozenset("佢哋我你仲要咗嘅啲唔冇係喺俾畀同")
 
 
+# Particles and the third-person pronoun no name holds ("佢玩唔到": "he can't play").
+_NEVER_IN_NAMES = frozenset("佢唔咗嘅啲冇哋")
+
+
 def _cantonese_trim(text: str, s: int, e: int) -> tuple[int, int]:
-    if all(ch in _CANTONESE_FUNCTION for ch in text[s:e]):
+    if all(ch in _CANTONESE_FUNCTION for ch in text[s:e]) or any(ch in _NEVER_IN_NAMES for ch in text[s:e]):
         return s, s
     while e - s > 2 and text[s] in _CANTONESE_LEAD:
         s += 1

@@ -174,8 +174,9 @@ def _is_abbreviation(text: str, dot: int) -> bool:
     word = m.group(1).lower().rstrip(".")
     if word in _ABBREVIATIONS:
         return True
-    # Single capitals ("J. Smith") and dotted acronyms ("U.S.") are not sentence ends.
-    return len(word) == 1 and word.isalpha() and text[dot - 1].isupper()
+    # Single capitals ("J. Smith") and dotted acronyms ("U.S.") are not sentence ends; the last
+    # letter of "A&E" is no initial.
+    return len(word) == 1 and word.isalpha() and text[dot - 1].isupper() and text[max(0, dot - 2)] != "&"
 
 
 _LOWER_NEXT = re.compile(r"[ \t]+[a-z]")
@@ -216,6 +217,13 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
         start = m.end()
     spans.extend(_cut_long(scan, start, len(scan)))
     return spans
+
+
+def previous_sentence(text: str, at: int) -> str:
+    """The sentence of `text` before the one that holds the character at `at` ("" when none)."""
+    spans = split_sentences(text)
+    here = next((k for k, (s, e) in enumerate(spans) if s <= at < e), len(spans))
+    return text[slice(*spans[here - 1])] if here > 0 else ""
 
 
 def _cut_long(scan: str, start: int, end: int) -> Iterator[tuple[int, int]]:

@@ -69,6 +69,7 @@ _CORE = re.compile(
     r"|(?P<half>半)"
 )
 _SP = r"[ \t]{0,2}"
+_SMALLER_PART = {"万": re.compile(r"([0-9]{1,4})([千百])(?![万亿])"), "千": re.compile(r"([0-9])(百)(?![万亿千])")}
 _APPROX_WORDS = ("about", "around", "approximately", "approx.", "approx", "roughly", "nearly", "almost", "circa",
                  "~", "约合", "约为", "大约", "大概", "将近", "接近", "约", "近")
 
@@ -103,7 +104,9 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         "per": re.compile(
             # "£96 for the year": a price for the whole period is a price per period
             _SP + r"(?P<m>/|(?<![A-Za-z])(?:per|a|an|each|for the|for a)(?= )|每|一)" + _SP + r"(?P<p>" + alternation(PER_WORDS) + r")"
-            + r"(?![ ]?(?:earlier|ago|before|later|prior))",
+            + r"(?![ ]?(?:earlier|ago|before|later|prior))"
+            # ("月租两千英镑一年就是两万四": a period that opens the next step of a sum is no rate)
+            + r"(?!(?<=[一年月天日周])\s*(?:就是|就係|即是|是|共|合计|合計|下来|下來))",
             re.IGNORECASE,
         ),
         # (but "3个月起算" starts a count there: no bound)
@@ -241,6 +244,9 @@ def _amount(n: str, m: re.Match[str], hi: int, has_cur: bool) -> _Amount | None:
             factor = parse_chinese_number("1" + s.group("c"))
         if factor is not None:
             value, end = value * factor, s.end()
+            # "2萬2千元", "3千5百元": digits and a smaller scale word after 万 or 千 add that part
+            if (rest := _SMALLER_PART.get(s.group("c") or "")) and (rest := rest.match(n, end, hi)):
+                value, end = value + Decimal(rest.group(1)) * parse_chinese_number("1" + rest.group(2)), rest.end()
     more = p["more"].match(n, end, hi)
     if more:
         end = more.end()

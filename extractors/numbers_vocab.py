@@ -39,6 +39,7 @@ UNITS = _expand(
                           "工作小时"),
         "business_day": ("business days", "business day", "working days", "working day", "work days",
                          "workdays", "个工作日", "工作日", "个工作天", "工作天"),
+        "business_week": ("business weeks", "business week", "working weeks", "working week", "个工作周", "工作周"),
         "day": ("calendar days", "calendar day", "days", "day", "个自然日", "自然日", "天", "日"),
         "hour": ("hours", "hour", "hrs", "hr", "h", "个小时", "小时", "个钟头", "钟头", "个钟"),  # 个钟: Cantonese
         "minute": ("minutes", "minute", "mins", "min", "分钟"),
@@ -50,7 +51,7 @@ UNITS = _expand(
                        "个月房租", "个月租"),
         "month_salary": ("months' salary", "month's salary", "months’ salary", "month’s salary", "months' pay",
                          "month's pay", "个月工资", "个月的工资", "个月薪资"),
-        "month": ("months", "month", "个月"),
+        "month": ("calendar months", "calendar month", "months", "month", "个自然月", "个月", "自然月"),
         "year": ("years", "year", "yrs", "年", "周岁", "岁"),  # 岁: an age, like "18 years old"
         "night": ("nights", "night", "晚", "夜", "间夜"),
         "km": ("kilometres", "kilometers", "kilometre", "kilometer", "km", "公里", "千米"),
@@ -82,6 +83,7 @@ UNITS = _expand(
         "floor": ("层", "楼"),  # 门诊楼三层, 3楼
         "variety": ("款",),  # products, wines, set menus: 四款葡萄酒, 两款套餐
         "transaction": ("transactions", "transaction", "笔"),
+        "call": ("calls", "call", "通"),  # answered calls: 含200通来电, "120 answered calls" (not 通 in 通知: after a number only)
         "point": ("points", "point", "个积分", "积分"),  # loyalty points: 8000积分一晚
         "kWh": ("kilowatt-hours", "kilowatt hours", "kilowatt-hour", "kilowatt hour", "kwh", "千瓦时", "度"),
         # floor area: "100平方米以内", colloquially "90平"
@@ -100,6 +102,7 @@ PER_WORDS = _expand(
         "year": ("year", "annum", "yr", "年"),
         "day": ("day", "天", "日"),
         "hour": ("hour", "hr", "h", "小时", "个钟"),
+        "minute": ("minute", "min", "分钟"),  # "每分钟8元", "£1.20 per minute"
         "week": ("week", "周"),
         "user": ("user", "seat", "用户"),
         "device": ("device", "台"),
@@ -109,10 +112,12 @@ PER_WORDS = _expand(
         "lesson": ("lesson", "节课", "节"),
         "trip": ("trip", "次"),
         "order": ("order", "单", "笔"),
+        "call": ("call", "通"),  # "每通2元", "70p a call"
         "km": ("km", "公里"),
         "m": ("metre", "meter", "米", "公尺"),  # fencing, flooring: "每米165元", "$85 per metre"
         "ft": ("foot", "linear foot", "ft"),  # "$85 to $110 per linear foot"
         "ft2": ("square foot", "sq ft"),
+        "m2": ("square metre", "square meter", "sq m", "sqm", "m²", "平方米", "平方公尺", "平米"),  # "每平方米6元"
         "kg": ("kg", "公斤"),
         "litre": ("litre", "liter", "公升", "升"),
         "kWh": ("kwh", "kilowatt-hour", "千瓦时", "度"),  # electricity: 每度 = per kWh

@@ -16,7 +16,7 @@ def mentions_values_in_words(text: str) -> bool:
     """Whether `text` may hold a value said only in words (a quick check before a full scan)."""
     return bool(_RELATIVE_DAY.search(text) or _TIMES_WORD.search(text) or _A_UNIT.search(text) or _YEAR_TERM.search(text)
                 or _LASTS_A_UNIT.search(text) or _A_UNIT_AHEAD.search(text) or _A_UNITS_WORTH.search(text) or _FRACTION.search(text)
-                or _EVERY_DAY_OF_WEEK.search(text))
+                or _EVERY_DAY_OF_WEEK.search(text) or _PAY_MULTIPLE.search(text))
 
 
 # "当日到账" / "次日到账", "same-day" / "next business day": how long something takes, said
@@ -32,6 +32,9 @@ _RELATIVE_DAY = re.compile(
 _TIMES_WORD = re.compile(r"\b(?:(?P<w>twice|thrice)|once(?=\s+(?:a|per|each|every)\s))"
                          r"(?:\s+(?:a|per|each|every)\s+(?P<p>day|week|month|quarter|year))?\b", re.IGNORECASE)
 _TIMES = {"once": 1, "twice": 2, "thrice": 3}
+# "paid at time and a half", "double time": a pay rate as a multiple of the usual one (as "1.5 times")
+_PAY_MULTIPLE = re.compile(r"\b(?:time and a half|(?:double|triple) time)\b", re.IGNORECASE)
+_MULTIPLES = {"time and a half": Decimal("1.5"), "double time": Decimal(2), "triple time": Decimal(3)}
 # "every day of the week" is "seven days a week" (and no match for "six days a week").
 _EVERY_DAY_OF_WEEK = re.compile(r"\bevery day of the week\b", re.IGNORECASE)
 # "会员年度内6次", "自然年度内": within one (membership, calendar) year; not "2026年度内".
@@ -108,6 +111,8 @@ def values_in_words(text: str, n: str, facts: list[Fact], blocked: list[tuple[in
             share = Decimal(100 * top) / bottom
             share = share.quantize(Decimal(1) if share == share.to_integral_value() else Decimal("0.01"))
             found.append((m, Quantity(value=share, unit="percent")))
+    for m in _PAY_MULTIPLE.finditer(n):
+        found.append((m, Quantity(value=_MULTIPLES[phrase_key(m.group(0))], unit="times")))
     for m in _EVERY_DAY_OF_WEEK.finditer(n):
         found.append((m, Quantity(value=Decimal(7), unit="day", per="week")))
     for m in _YEAR_TERM.finditer(n):

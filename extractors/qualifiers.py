@@ -226,6 +226,10 @@ _ANTONYMS = [(re.compile(a), re.compile(b)) for a, b in (
     (r"\binclud(?:e|es|ed|ing)\b", r"\b(?:charged|billed|priced|paid for) separately\b|\bat (?:an )?extra (?:cost|charge)\b"),
     # borne by the provider against paid by the customer: "交通和门票由学堂承担" / "交通和门票费用自理"
     (r"由[\u4e00-\u9fff]{1,6}(?:承担|负担|支付|报销)", r"自理|自付|自费"),
+    # charged as well against counted towards: "the £35 fee is charged on top" / "£35, which is
+    # deducted from the repair bill"; "押金另收" / "押金可抵扣房费"
+    (r"\bon top\b|\bin addition to the\b", r"\b(?:deducted from|credited (?:against|towards?)|offset against)\b"),
+    (r"另收|另加收|额外收取?|另外收取?", r"抵扣|冲抵|折抵|抵减"),
 )]
 
 

@@ -102,11 +102,14 @@ def roles_agree(a: str, b: str) -> bool:
 # "由X签发": who does what, when X is no titled role ("由我公司技术部签发", "由合作的金石建筑维修公司
 # 签发"). X ends in a word for a body or a person and the action follows it directly
 # ("由市特种设备检验研究院实施": the doer is the institute, not "市特种设备" doing 检验).
-_ACTIONS_ZH = "签发|出具|审批|批准|审核|核准|签字|实施|办理|受理|负责|处理|发放|承担|支付|检验|检测|评估|安排|派发|派送|上门"
+_ACTIONS_ZH = "签发|出具|审批|批准|审核|核准|签字|实施|办理|受理|负责|处理|发放|承担|支付|检验|检测|评估|安排|派发|派送|上门|" \
+    "核发|颁发|发证|发"
 # A deadline may stand between the doer and the action: "由充值支付组在24小时内处理".
-_WHEN_ZH = r"(?:在?[0-9一二两三四五六七八九十]+个?(?:工作日|小时|分钟|天|日|周|星期)内)?"
+_WHEN_ZH = r"(?:在?[0-9一二两三四五六七八九十]+个?(?:工作日|小时|分钟|天|日|周|星期)内)?(?:直接|统一)?"
 _AGENT_ZH = re.compile(r"由(?P<agent>[^，。；、：,.;:！？!?\s由]{1,14}?(?:公司|部|院|所|中心|局|处|科|站|组|室|机构|单位|"
-                       rf"本人|人|方|师|员|行|店|商|厂|社|会|团队|平台)){_WHEN_ZH}(?P<action>{_ACTIONS_ZH})")
+                       rf"本人|人|方|师|员|行|店|商|厂|社|会|团队|平台|学校|校)){_WHEN_ZH}(?P<action>{_ACTIONS_ZH})")
+# Issuing said several ways: "由学校直接发证" and "由市应急管理局核发" name the same action.
+_SAME_ACTION = {"核发": "发", "颁发": "发", "签发": "发", "发证": "发", "发放": "发"}
 # "由直属主管审批后交财务部办理": an action, then the next step, is two doers, not one.
 _TWO_STEPS = re.compile(rf"(?:{_ACTIONS_ZH})(?:后|并|再|及)")
 
@@ -139,8 +142,8 @@ _PRONOUNS = frozenset("we you they it he she i which who that this these those t
 
 def find_agents(folded: str) -> list[tuple[str, int, int]]:
     """(value, start, end) for each doer of an action in normalised text; value "action:doer"."""
-    found = [(f"{m['action']}:{m['agent']}", m.start("agent"), m.end("agent")) for m in _AGENT_ZH.finditer(folded)
-             if not _TWO_STEPS.search(m["agent"])]
+    found = [(f"{_SAME_ACTION.get(m['action'], m['action'])}:{m['agent']}", m.start("agent"), m.end("agent"))
+             for m in _AGENT_ZH.finditer(folded) if not _TWO_STEPS.search(m["agent"])]
     for pattern, action in ((_DESTINATION_ZH, "submit"), (_TO_WHOM_ZH, "submit"), (_CONTACT_ZH, "contact"), (_CONTACT_EN, "contact"), (_QUESTIONS_GO_EN, "contact"),
                             (_PASSIVE_EN, "review"), (_ACTIVE_EN, "review")):
         for m in pattern.finditer(folded):

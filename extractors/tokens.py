@@ -27,10 +27,12 @@ _ZH_STOP = frozenset("的了是在和与及或也就都而且并把被对于为�
 
 # Hong Kong answers are often Cantonese over written-Chinese sources ("揀特快" for "选特快服务"):
 # the common Cantonese words, in Simplified (text is folded first), read as their written forms.
-_CANTONESE = {"搞掂": "完成", "几多": "多少", "拣": "选",
+_CANTONESE = {"搞掂": "完成", "几多": "多少", "拣": "选", "帮手搞": "协助办理", "帮手": "协助",
               # and an answer's everyday Mandarin for a policy's written words ("客户不能自己操作" for
               # "客户……不得自行操作")
-              "不能": "不得", "不可以": "不得", "自己": "自行"}
+              "不能": "不得", "不可以": "不得", "自己": "自行",
+              # and the ways a policy forbids ("洞里不能开闪光灯" / "洞内禁止使用闪光灯")
+              "禁止": "不得", "严禁": "不得", "不准": "不得", "不许": "不得"}
 _CANTONESE_WORD = re.compile("|".join(sorted(_CANTONESE, key=len, reverse=True)))
 
 

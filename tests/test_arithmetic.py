@@ -52,7 +52,23 @@ def _worked(analyzer, answer: str, value: str, question: str = "") -> str | None
     ("鐵絲網圍籬每公尺新台幣四百五十元，兩百公尺大約新台幣九萬元。", "大約新台幣九萬元", "", "每公尺新台幣四百五十元 × 200"),
     # The count may follow the total.
     ("Resin-bound is £65 per square metre, so roughly £2,600 for forty square metres.", "roughly £2,600", "",
-     "£65 × 40"),
+     "£65 per square metre × 40"),
+    # A value from an earlier sentence, and "take you to" the total.
+    ("On Pro you pay £89 a month. Weekend cover is £25 a month, which would take you to £114 a month.",
+     "£114 a month", "", "£89 a month + £25 a month"),
+    # The same amount over a year.
+    ("Renewing costs 5% of the annual rent, so on £2,000 a month (£24,000 a year) that's £1,200.", "£24,000 a year",
+     "", "£2,000 a month × 12"),
+    # Cantonese: 平 ("cheaper by") before the difference; 四季 counts quarters.
+    ("每季會費港幣480元。全年會費係港幣一千六百八十蚊，比分四季交（即係一千九百二十蚊）平二百四十蚊。", "二百四十蚊", "",
+     "一千九百二十蚊 − 港幣一千六百八十蚊"),
+    # A price over the units it buys, per unit.
+    ("200分钟卡八百元，平均每分钟四元。", "每分钟四元", "", "八百元 ÷ 200"),
+    # The parts in brackets right after the total.
+    ("For one window plus the door it works out at £11 a visit (£9 for the window and £2 for the door).", "£11", "",
+     "£9 + £2"),
+    # A price per square metre times the square metres.
+    ("按每平方米6元算，2000平方米洗一次是一万两千元。", "一万两千元", "", "每平方米6元 × 2000"),
     # All but one of the party at one price, the last at another.
     ("The crystal cabin is HK$315 for adults and HK$185 for a child, so HK$815 for the three of you.", "HK$815", "",
      "HK$315 × (3 − 1) + HK$185"),

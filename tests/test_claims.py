@@ -85,6 +85,20 @@ def test_a_day_after_a_time_goes_on_with_the_sentence(analyzer: Analyzer) -> Non
                    "Call us first."]
 
 
+def test_the_last_letter_of_an_ampersand_acronym_ends_a_sentence(analyzer: Analyzer) -> None:
+    text = "Go straight to A&E. He shouldn't take a double dose. Ask J. Smith first."
+    assert [text[s:e] for s, e in analyzer.sentences(text)] == [
+        "Go straight to A&E.", "He shouldn't take a double dose.", "Ask J. Smith first."]
+
+
+def test_a_condition_of_two_clauses_stays_one_claim_with_its_consequence(analyzer: Analyzer) -> None:
+    answer = "If he starts bleeding and it won't stop, call 999 or go straight to A&E."
+    assert [c.text for c in split_claims(answer, analyzer=analyzer)] == [answer.rstrip(".")]
+    # The main clause's own conjuncts are still claims of their own.
+    assert [c.text for c in split_claims("If you cancel, we refund 50%, and we keep the deposit.", analyzer=analyzer)] \
+        == ["If you cancel, we refund 50%", "we keep the deposit"]
+
+
 @pytest.mark.parametrize("answer, claims", [
     # A consequence is checked with the clause it follows from.
     ("同一地址洗满三台可以打八五折，所以实际是374元。", ["同一地址洗满三台可以打八五折，所以实际是374元"]),
@@ -98,6 +112,13 @@ def test_a_day_after_a_time_goes_on_with_the_sentence(analyzer: Analyzer) -> Non
     # A bare yes or no is no claim: the next sentence says what.
     ("要。在機場四周飛遙控無人機，必須事先申請核准。", ["在機場四周飛遙控無人機，必須事先申請核准"]),
     ("可以。报名费是300元。", ["报名费是300元"]),
+    # 费用 and an amount say what the clause before costs.
+    ("快速检测现场测四十八小时，适合新房验收，费用九百八十元。", ["快速检测现场测四十八小时，适合新房验收，费用九百八十元"]),
+    # An adverb ("平均", on average) is no subject to carry into the next clauses.
+    ("200分钟卡八百元，平均每分钟四元，还送护目镜。", ["200分钟卡八百元", "平均每分钟四元，还送护目镜"]),
+    # Where the asker is, with no verb of its own, is the condition the next clause answers.
+    ("你哋喺港島，唔使俾車馬費。", ["你哋喺港島，唔使俾車馬費"]),
+    ("您在浦东，免上门费。", ["您在浦东，免上门费"]),
 ])
 def test_chinese_consequences_and_pointers_stay_with_their_clause(analyzer: Analyzer, answer, claims) -> None:
     assert [c.text for c in split_claims(answer, analyzer=analyzer)] == claims

@@ -44,6 +44,8 @@ def qfact(context: str = "", **kw) -> Fact:
         ("seven hundred yen", "¥700"),             # ¥ is a yen or a yuan
         ("700元", "¥700"),
         ("one hundred and twenty pounds", "£120"),
+        ("within two working weeks", "within 10 working days"),   # a working week is five working days
+        ("两个工作周", "10个工作日"),
     ],
 )
 def test_equal_across_formats_and_scripts(a, b):

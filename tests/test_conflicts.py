@@ -177,3 +177,32 @@ def test_a_rule_worded_in_one_clause_of_a_longer_claim_conflicts(analyzer):
                    "market. Vehicles must leave by 7.45 am."}
     conflicts = _conflicts(analyzer, answer, texts, NEUTRAL)
     assert [(c.source_a, c.source_b, c.values) for c in conflicts] == [("S1", "S2", ["£32", "£34"])]
+
+
+@pytest.mark.parametrize("listed, found", [
+    ("Wedding ceremony: £725. Vow renewal: £450. Naming ceremony: £350.", ["£650", "£725"]),
+    # a label with a word the other source's clause lacks names another thing
+    ("Civil wedding ceremony: £725. Vow renewal: £450.", []),
+    ("Vow renewal: £725. Naming ceremony: £350.", []),
+])
+def test_a_price_list_entry_for_the_same_thing_conflicts(analyzer, listed, found):
+    """A terse price list's entry, "Wedding ceremony: £725", names the slot with a label all of
+    whose words are in the clause where the other source states the claim's value."""
+    answer = "A celebrant-led wedding with Willowbrook costs £650, including planning meetings and the ceremony."
+    texts = {"S1": "A Willowbrook wedding ceremony led by one of our celebrants costs £650. This includes two "
+                   "planning meetings and the ceremony on the day.",
+             "S2": listed}
+    conflicts = _conflicts(analyzer, answer, texts, NEUTRAL)
+    assert sorted(v for c in conflicts for v in c.values) == found
+
+
+@pytest.mark.parametrize("team, found", [("Islington", ("mismatched", "Croydon")), ("Croydon", ("matched", None))])
+def test_a_name_found_in_a_clause_about_something_else_is_a_mismatch(lexical, team, found):
+    """The claim's name stands in the clause about awards; the clause about schedules of condition,
+    which words the claim's statement, names another team."""
+    source = {"id": "S1", "text": "Awards are prepared by our Islington office; schedules of condition at the neighbour's "
+                                  "property are carried out by our Croydon team."}
+    answer = f"The schedule of condition at your neighbour's property is carried out by their {team} team."
+    (claim,) = lexical.verify(answer, [source]).claims
+    fact = next(f for f in claim.facts if f.kind == "entity" and f.text == team)
+    assert (fact.status, fact.evidence_text if fact.status == "mismatched" else None) == found

@@ -69,6 +69,10 @@ def _v(iso_text: str) -> DateValue:
         ("2026-03-01T17:30", "2026年3月1日下午5点", "different"),
         ("17:30", "下午五点半", "equal"),
         ("17:30", "5 pm", "different"),
+        ("8am", "8 in the morning", "equal"),
+        ("6 pm", "6 in the evening", "equal"),
+        ("11 pm", "11 at night", "equal"),
+        ("8am", "8 in the evening", "different"),
         ("17:30", "2026-03-01T17:30", "compatible"),
         ("17:30", "2026-03-01", "different"),
         ("Mon-Fri", "周一至周五", "equal"),
@@ -253,3 +257,11 @@ def test_month_end(text, found):
 ])
 def test_a_range_of_month_names(text, found):
     assert _found(text) == found
+
+
+def test_bare_hours_after_a_part_of_the_day_are_times():
+    found = [(d.text, d.value.hour) for d in extract_dates("Rehearsals are on Tuesday evenings from 7 to 9.")
+             if d.value.granularity == "time"]
+    assert found == [("7", 19), ("9", 21)]
+    assert [(d.text, d.value.hour) for d in extract_dates("Open mornings 9 to 12.")] == [("9", 9), ("12", 12)]
+    assert not [d for d in extract_dates("Allow an evening for 2 to 3 hours of work.") if d.value.granularity == "time"]

@@ -78,6 +78,7 @@ def test_currencies_are_no_products(analyzer: Analyzer) -> None:
     ("2027年喺維港軒星期六擺酒", ["維港軒"]),  # 喺 = "at", not part of the name
     ("過咗期佢哋會發催繳通知", []),  # 佢哋 = "they"
     ("仲要另加一服務費", []),  # 仲 = "also"
+    ("恐怖題材嘅劇本只限18歲或以上，所以佢玩唔到", []),  # 佢 = "he", 唔 = "not": no name holds them
     ("同仁堂的会员可以打九折", ["同仁堂"]),
 ])
 def test_cantonese_particles_are_not_names(analyzer: Analyzer, text: str, names: list[str]) -> None:

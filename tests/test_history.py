@@ -44,6 +44,9 @@ PLAN = ("Quillnet Unlimited Plus plan sheet, effective 2026-02-01. Unlimited Plu
     ("包场须于预约时缴付500元订金，活动前7日或以前取消可全数退还订金。以前的订金为300元。", [False, True]),
     ("須於活動3天以前取消。", [False]),
     ("开课后前2节课结束前可申请退费；第3节课起不再退费。", [False]),
+    # "不再按天计发" says how the rule pays instead; "不再提供" says something stopped.
+    ("班组长参与升级待命的，每周发放固定津贴800元，不再按天计发。", [False]),
+    ("夜间值守服务不再提供。", [True]),
     # A month without a year takes the year of an older sentence (extractors.dates) without being about it.
     ("标准地块租金自2026年起为每年600元。2025年标准地块租金为每年520元。每年12月至次年2月停止供水。续租需在1月31日前缴清。",
      [False, True, False, False]),
@@ -65,6 +68,10 @@ def test_past_sentences(text, past):
     ("Please arrive ten minutes before your visit.", False),
     ("Before the change the plan costs $50.", True),
     ("Prior to March 2026 the plan costs $50.", True),
+    # A day of the week, or a time of day, recurs: it names no past.
+    ("Tickets are £49 a head on Fridays.", False),
+    ("Doors open at 7pm.", False),
+    ("In March 2026 tickets were £49.", True),
 ])
 def test_claims_about_the_past(analyzer, answer, past):
     assert about_the_past(split_claims(answer, analyzer=analyzer)[0]) is past

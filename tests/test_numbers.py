@@ -287,6 +287,47 @@ def test_electricity_units(text, found, unit, per):
     assert (fact.text, fact.value.unit, fact.value.per) == (found, unit, per)
 
 
+@pytest.mark.parametrize("text, found, value", [
+    ("乾濕分離淋浴拉門另計，新台幣2萬2千元起。", "新台幣2萬2千元起", Decimal(22000)),   # digits and scale words mixed
+    ("装修预算1万5千元", "1万5千元", Decimal(15000)),
+    ("押金3千5百元", "3千5百元", Decimal(3500)),
+])
+def test_digits_with_several_chinese_scale_words(text, found, value):
+    (fact,) = [f for f in extract_numbers(text) if f.kind == "number"]
+    assert (fact.text, fact.value.value) == (found, value)
+
+
+@pytest.mark.parametrize("text, found, unit, per", [
+    ("专业版每月499元，含两百通来电", "两百通", "call", None),       # 通 counts calls
+    ("超出部分每通两元", "每通两元", None, "call"),
+    ("降级需提前一个自然月申请", "一个自然月", "month", None),        # a calendar month is a month
+    ("Give us 3 calendar months' notice.", "3 calendar months", "month", None),
+])
+def test_calls_and_calendar_months(text, found, unit, per):
+    fact = next(f for f in extract_numbers(text) if f.kind == "number" and f.text == found)
+    assert (fact.value.unit, fact.value.per) == (unit, per)
+
+
+@pytest.mark.parametrize("text, found, value", [
+    ("Overtime is paid at time and a half.", "time and a half", Decimal("1.5")),
+    ("Call-outs after midnight are paid at double time.", "double time", Decimal(2)),
+    ("Overtime is paid at 1.5 times the usual rate.", "1.5 times", Decimal("1.5")),
+])
+def test_a_pay_rate_as_a_multiple_of_the_usual_one(text, found, value):
+    (fact,) = [f for f in extract_numbers(text) if f.kind == "number" and f.value.unit == "times"]
+    assert (fact.text, fact.value.value) == (found, value)
+
+
+@pytest.mark.parametrize("text, found, unit", [
+    ("玻璃幕墙清洗每平方米6元", "每平方米6元", None),                    # a price per square metre
+    ("$6 per square metre", "$6 per square metre", None),
+    ("清洗面积100平方米以内", "100平方米以内", "m2"),                     # an area, no price
+])
+def test_a_price_per_square_metre(text, found, unit):
+    (fact,) = [f for f in extract_numbers(text) if f.kind == "number"]
+    assert (fact.text, fact.value.unit, fact.value.per) == (found, unit, "m2" if unit is None else None)
+
+
 @pytest.mark.parametrize("text, comparator", [
     ("Employees aged 50 and over may contribute more", "ge"),
     ("children 12 and under ride free", "le"),

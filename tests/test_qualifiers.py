@@ -159,6 +159,9 @@ def test_a_lone_chinese_numeral_reaches_the_model_as_written():
     ("The fee is 300 dollars", "The fee is up to $500.", "The fee is 300 dollars"),
     ("The deposit is due in 10 days", "Pay the deposit within 14 days.", "The deposit is due in 10 days"),
     ("金卡年费三百元", "金卡年费二百元", "金卡年费300元"),
+    # A bound word said a few words before the value: the value reads as the span's number.
+    ("监火人还得在现场至少守半个小时", "监火人须在现场继续观察至少30分钟", "监火人还得在现场至少守30分钟"),
+    ("监火人还得在现场守半个小时", "监火人须在现场继续观察至少30分钟", "监火人还得在现场守半个小时"),
     # A bare number word becomes digits only when the span states those digits.
     ("You can't reuse any of your previous ten", "Do not reuse any of the last 10 passwords.",
      "You can't reuse any of your previous 10"),
@@ -268,6 +271,10 @@ def test_rule_for_another_customer_type_is_no_evidence_for_the_asker(lexical):
     # A bare 含 after the price it is part of: what the price includes is not charged apart.
     ("舊玻璃回收要另外收費", "國產車前擋風玻璃更換新臺幣6,800元起，價格含工資及舊玻璃回收", ("另外收费", "价格含")),
     ("价格含工资，旧玻璃回收另外收费", "价格含工资，旧玻璃回收须另外收费", None),
+    # Charged as well against counted towards the bill.
+    ("The £35 diagnosis fee is charged on top even if you go ahead.",
+     "A diagnosis fee of £35, which is deducted from the repair bill if you go ahead.", ("on top", "deducted from")),
+    ("押金另收500元", "押金500元，退房时可抵扣房费", ("另收", "抵扣")),
     # The same word on both sides, or no opposite at all, is no swap.
     ("Prices include taxes.", "Prices include taxes but exclude shipping.", None),
     ("Returns are free.", "Returns are accepted within 30 days.", None),
@@ -313,6 +320,14 @@ def test_a_bound_is_no_prohibition(lexical):
     ("Any member can call the helpline.", "The helpline is open 24 hours a day.", "Any"),
     ("You can call the helpline at any time.", "The helpline is open on weekdays.", "any"),
     ("Submit claims through the app or website.", "Submit claims through the Pawsure app or online.", None),
+    # "day or night" is what "open 24 hours a day" says.
+    ("Ring the emergency line free on 0800 111 999, day or night.",
+     "Call the emergency line on 0800 111 999; the call is free and the line is open 24 hours a day.", None),
+    ("Ring the emergency line day or night.", "Call the emergency line on weekdays.", "or night"),
+    # A Chinese alternative said in other words; the asker named where the span names its kind.
+    ("可燃物要清走或者盖上防火毯。", "10米范围内的可燃物必须清除或用防火毯覆盖。", None),
+    ("可燃物要清走或者搬到仓库。", "10米范围内的可燃物必须清除或用防火毯覆盖。", "或者搬到仓库"),
+    ("收割面积由机手和你一起确认。", "作业面积以实际收割面积为准，由机手和农户共同确认。", None),
 ])
 def test_broadens(analyzer, answer, evidence, words):
     from extractors.claims import split_claims
@@ -329,6 +344,10 @@ def test_a_fee_the_claim_waives_and_the_source_charges_is_opposite(analyzer):
     assert polarity_clash(claim, "開演前1天可退票，需酌收一成手續費；開演當天不得退票。")
     assert not polarity_clash(claim, "開演前1天可退票，免收手續費。")
     # a sentence that waives the fee too is no price against the claim
+    # a charge for places outside the asker's is no price against the claim
+    near = split_claims("你哋喺港島，唔使俾車馬費。", analyzer=analyzer)[0]
+    assert not free_but_priced(near, "九龍及港島以外地區另收車馬費港幣500元。")
+    assert free_but_priced(near, "所有地區另收車馬費港幣500元。")
     first = split_claims("每月前3次取现不收手续费。", analyzer=analyzer)[0]
     assert not free_but_priced(first, "每月前3次取现免收手续费，之后每次收取2元手续费。")
     assert free_but_priced(first, "每次取现收取2元手续费。")
@@ -377,6 +396,12 @@ def test_a_chinese_permission_against_a_chinese_negation_is_opposite(analyzer):
      "Repeat prescriptions for long-term medication can be issued for up to 3 months at a time.", False),
     ("Any hours you don't use expire at the end of the month.", "Unused hours expire at the end of each month.", False),
     ("You get 15% off any repair that isn't covered.", "Warranty holders get 15% off any non-covered repair.", False),
+    # A condition that opens in the clause before ("unless … or cannot return") denies nothing either.
+    ("That doesn't apply if you're made redundant or can't return for medical reasons.",
+     "Employees must return for 6 months; otherwise the enhanced pay must be repaid, unless the employee is made "
+     "redundant or cannot return for medical reasons.", False),
+    ("If he starts bleeding and it won't stop, call 999.",
+     "If your INR is 8.0 or above, or you have any bleeding that won't stop, call 999 straight away.", False),
     # A negated condition on the items ("items not redeemed within 30 days") denies nothing.
     ("Once the loan ends, you have 30 days to redeem the item.",
      "Items not redeemed within 30 days after the loan ends become the store's property.", False),
@@ -507,3 +532,29 @@ def test_a_gift_or_free_item_the_source_sells_at_a_price_is_opposite(analyzer, a
     from verifier.polarity import free_but_priced
 
     assert free_but_priced(split_claims(answer, analyzer=analyzer)[0], text) is clash
+
+
+@pytest.mark.parametrize("question, label", [
+    ("我想报周末的银碗课，学生有优惠吗？", "unsupported"),   # the discount is for weekday classes only
+    ("我想报平日晚上的课，学生有优惠吗？", "supported"),
+    ("学生有优惠吗？", "supported"),                          # no days asked about: the rule is evidence as usual
+])
+def test_a_rule_for_other_days_of_the_week_is_no_evidence_for_the_askers_days(lexical, question, label):
+    source = {"id": "S1", "text": "周末两天的银碗制作课价格为980元。学生凭有效学生证报名平日晚课可享八折，周末课程不参加学生优惠。"}
+    request = {"question": question, "answer": "学生凭学生证可以打八折。", "sources": [source]}
+    assert _claim(lexical.verify_request(request)).label == label
+
+
+@pytest.mark.parametrize("title, evidence", [
+    ("Willowmere Pet Crematorium: services and prices", "Most local vets work with Willowmere."),
+    ("Services and prices", "Most local vets work with us."),          # the title names no one
+])
+def test_the_sources_we_reads_as_the_name_its_title_gives(analyzer, title, evidence):
+    from extractors.claims import split_claims
+    from verifier.canonical import model_pair
+    from verifier.schema import Source
+    from verifier.segment import segment_source
+
+    (span, *_) = segment_source(Source(id="S1", text="Most local vets work with us.", title=title)).sentences
+    (claim,) = split_claims("Most local vets work with Willowmere.", analyzer=analyzer)
+    assert model_pair(span, claim.text, claim.facts)[0] == evidence

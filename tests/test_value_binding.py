@@ -32,6 +32,7 @@ TREES = {"id": "S1", "text": "A 6 ft Noble fir is $119, a 7 ft tree is $139 and 
 EXTRAS = {"id": "S1", "text": "以上价格含两名搬运工。床垫每张另收30元，冰箱、洗衣机等大家电每台另收50元。"}
 HUTS = {"id": "S1", "text": "Peak season (1 July to 31 August) rates are £45 per day or £260 per week; off-peak rates "
                             "are £30 per day or £170 per week."}
+FEES = {"id": "S1", "text": "本科生和研究生的服务费为年租金的7%，访问学者及已工作人士为年租金的9%，最低收费200英镑。"}
 FLUES = {"id": "S1", "text": "A CCTV flue inspection can be added to a sweep for £60, or booked on its own for £95."}
 GUARANTEES = {"id": "S1", "text": "All fitted locks carry a 12-month workmanship guarantee; Smart Lock hardware also "
                                   "has a 3-year manufacturer warranty."}
@@ -139,6 +140,10 @@ TYRES = {"id": "S1", "text": "Roadgrip charges $25 per tyre for fitting and bala
     # "or booked on its own" goes on with the first case's subject: that is the topic, not a case.
     (FLUES, "A CCTV flue inspection costs £60 if you book it on its own.", [("£60", "£95")]),
     (FLUES, "A CCTV flue inspection costs £95 if you book it on its own.", []),
+    # A list of cases leads its clause: 已工作人士 is the second of 访问学者及已工作人士.
+    (FEES, "已工作人士的服务费是年租金的百分之七。", [("百分之七", "9%")]),
+    (FEES, "已工作人士的服务费是年租金的百分之九。", []),
+    (FEES, "研究生的服务费是年租金的百分之七。", []),
 ])
 def test_a_value_belongs_to_the_case_the_sentence_gives_it_for(lexical, source, answer, values):
     question = "What guarantee comes with Northmere's Heritage oak?" if source is BOARDS else None
@@ -511,10 +516,17 @@ def test_units_of_one_body_are_told_apart_by_their_own_names(lexical, answer, va
     ("网店的退货请寄回我们的退货仓。", []),
     ("补助申请须检具收据向清音听觉中心提出。", [("清音听觉中心", "所在区公所社会课")]),
     ("补助申请须检具收据向区公所社会课提出。", []),
+    # Who issues a certificate: the sentence the claim rests on ("the school runs the course")
+    # names no issuer; the one that says who issues it decides.
+    ("考试合格后由金焊职业培训学校直接发特种作业操作证。", [("金焊职业培训学校", "市应急管理局")]),
+    ("考试合格后由市应急管理局核发特种作业操作证。", []),
 ])
 def test_who_processes_and_where_it_goes_are_checked(lexical, answer, values):
-    source = {"id": "S1", "text": "Applications are processed by the State Hearing Office, usually within 15 business "
-                                  "days. 墨韵网店的退货请寄回我司位于苏州吴中区的退货仓。补助申请须检具收据，向所在区公所社会课提出。"}
+    text = "金焊职业培训学校开设熔化焊接与热切割作业（特种作业操作证）培训。培训课时不少于100学时。理论和实操考试由市应急" \
+        "管理局组织，考试合格后由市应急管理局核发特种作业操作证，有效期6年。" if "特种作业" in answer else \
+        "Applications are processed by the State Hearing Office, usually within 15 business days. " \
+        "墨韵网店的退货请寄回我司位于苏州吴中区的退货仓。补助申请须检具收据，向所在区公所社会课提出。"
+    source = {"id": "S1", "text": text}
     (claim,) = lexical.verify(answer, [source]).claims
     doers = [f for f in claim.facts if f.kind == "qualifier" and f.value["slot"] == "agent"]
     assert doers, "the claim's doer is found"
@@ -535,3 +547,12 @@ def test_two_steps_are_two_doers():
 
     assert find_agents("由直属主管审批后交财务部办理") == []
     assert find_agents("须由市特种设备检验研究院实施") == [("实施:市特种设备检验研究院", 2, 12)]
+
+
+def test_issuing_said_several_ways_is_one_action():
+    from extractors.roles import agents_agree, find_agents
+
+    ((school, *_),) = find_agents("考试合格后由金焊职业培训学校直接发特种作业操作证")
+    ((bureau, *_),) = find_agents("考试合格后由市应急管理局核发特种作业操作证")
+    assert (school, bureau) == ("发:金焊职业培训学校", "发:市应急管理局")
+    assert not agents_agree(school, bureau)

@@ -72,6 +72,7 @@ def test_anchored_support_can_be_turned_off(analyzer):
      "钻石会员可享受双人免费早餐及最晚下午4点退房；金卡会员可享受最晚下午2点退房。", "金卡会员"),
     ("成人票是128元，当天凭门票在酒庄商店买酒还能打九五折。", "持参观门票当天在酒庄商店购酒可享九五折。", None),
     ("参观大约一个半小时，会带你参观酒窖，还能品三款酒。", "每场约1.5小时，包括酒窖参观及三款葡萄酒品鉴。", None),
+    ("首稿设计免费，还能免费改三次。", "首次设计稿免费出图，可免费修改3次，第4次起每次收取100元。", None),
     # The head noun with other modifiers only is another kind of thing.
     ("Pool fences also come with a ten-year warranty.",
      "Colorbond fences carry a 10-year workmanship warranty and timber fences a 3-year warranty.", "Pool fences"),
@@ -244,6 +245,21 @@ def test_a_rule_stated_with_its_condition_stays_supported(analyzer, answer):
     assert _label(analyzer, answer, SHIPPING, scores=high).label == "supported"
 
 
+@pytest.mark.parametrize("answer, label", [
+    ("If your parcel arrived damaged, keep the box. Return shipping is free.", "supported"),  # the "if" just before
+    ("Keep the box. Return shipping is free.", "partial"),
+    ("Shipping is free. Your order is over $75.", "supported"),   # the threshold, stated elsewhere in the answer
+    ("Shipping is free. Your order is over $50.", "partial"),
+])
+def test_a_condition_the_answer_states_elsewhere_is_not_dropped(analyzer, answer, label):
+    claim = split_claims(answer, analyzer=analyzer)[-1 if answer.endswith("free.") else 0]
+    candidates = SpanIndex([segment_source(Source(id="S1", text=SHIPPING))]).candidates(claim)
+    high = NLIScores(entailment=0.97, neutral=0.02, contradiction=0.01)
+    scored = [ScoredCandidate(c, high, True, None) for c in candidates]
+    facts = check_facts(claim, candidates, min_relevance=Thresholds().relevance)
+    assert label_claim("c1", claim, scored, facts, Thresholds(), "en", answer=answer).label == label
+
+
 def test_a_month_is_found_in_the_days_a_calendar_month_holds(analyzer):
     text = "个人用户可在签收后30天内申请退货。企业客户的退货期限为14天。"
     report = _label(analyzer, "个人用户签收后一个月内可以退货。", text)
@@ -391,6 +407,15 @@ def test_a_rule_restricted_by_only_anchors_no_claim_about_something_else(analyze
     assert _label(analyzer, "Pensioner concession card holders get 10% off inspections.", text).label == "supported"
 
 
+def test_a_rule_for_a_named_package_is_no_verbatim_support_for_a_claim_without_it(analyzer):
+    text = "Prizes for the top three shooters are included in the Premier package."
+    neutral = NLIScores(entailment=0.05, neutral=0.9, contradiction=0.05)
+    assert _label(analyzer, "Prizes for the top three shooters are also included.", text, scores=neutral).label \
+        != "supported"
+    assert _label(analyzer, "Prizes for the top three shooters are included in the Premier package.", text,
+                  scores=neutral).label == "supported"
+
+
 def test_as_usual_does_not_hide_a_negation(analyzer):
     text = "A方案每學期新台幣18,000元。週末及國定假日不供餐。"
     high = NLIScores(entailment=0.9, neutral=0.08, contradiction=0.02)
@@ -419,6 +444,16 @@ def test_the_period_of_a_price_said_as_a_count_of_one(analyzer, answer, missing)
     facts = _facts(analyzer, answer, "菜园标准地块约15平方米，年租金360元，双倍地块720元。")
     assert [text for text, (status, _) in facts.items() if status == "missing"] == missing
     assert any(status == "matched" and evidence == "360元" for status, evidence in facts.values())
+
+
+@pytest.mark.parametrize("answer, missing", [
+    ("年度合同一年含4次深度保养。", []),          # 年度保养合同 names the year
+    ("年度合同一个月含4次深度保养。", ["一个月"]),
+])
+def test_the_period_of_a_count_said_as_a_count_of_one(analyzer, answer, missing):
+    facts = _facts(analyzer, answer, "年度保养合同每台2400元，含4次深度保养，合同期内故障上门不收人工费。")
+    assert [text for text, (status, _) in facts.items() if status == "missing"] == missing
+    assert facts["4次"] == ("matched", "4次")
 
 
 @pytest.mark.parametrize("answer, text, found", [
@@ -450,6 +485,11 @@ def test_paying_for_a_year_is_found_in_a_word_for_paying_by_the_year(analyzer, a
     ("Aerolift takes flyers from age four, so your 3-year-old is old enough.",
      "Aerolift welcomes flyers from 4 years old. Children aged 4 to 15 must be accompanied by a parent or guardian.",
      ("3-year", "mismatched", "4 years")),
+    # The asker's age below the minimum the claim states, turned away as the claim says.
+    ("Guests need to be at least 16, so your 15-year-old wouldn't be able to come.",
+     "Guests must be 16 or over, and under-18s must be accompanied by an adult.", ("15-year", "matched", "16 or over")),
+    ("Guests need to be at least 16, so your 17-year-old wouldn't be able to come.",
+     "Guests must be 16 or over, and under-18s must be accompanied by an adult.", ("17-year", "missing", None)),
 ])
 def test_the_askers_age_is_found_in_the_age_band_beside_the_claims_price(analyzer, answer, text, found):
     facts = _facts(analyzer, answer, text)

@@ -49,6 +49,15 @@ def asker_age(result: FactResult, results: Sequence[FactResult], claim: Claim,
     # lower bound "from 4 years old" either)
     if result.status != "missing" and not (result.status == "mismatched" and yours):
         return None
+    # "Guests need to be at least 16, so your 15-year-old can't come": the asker's age below the
+    # minimum the claim states (and the sources give), turned away as the claim says
+    if yours and is_negated(claim.text):
+        for r in results:
+            ev = r.evidence
+            if r.status == "matched" and ev is not None and isinstance(ev.value, Quantity) \
+                    and ev.value.comparator in ("ge", "gt") and ev.value.unit in (None, "year") \
+                    and r.fact.end <= fact.start and not satisfies(q.value, ev.value):
+                return FactResult(fact, "matched", ev, ev.text, r.source_id)
     for cand in ranked:
         span = cand.span
         bands = [f for f in span.facts if f.kind == "number" and _is_age_band(f)]

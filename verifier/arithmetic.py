@@ -18,18 +18,20 @@ from typing import Sequence
 
 from extractors import Claim, Fact, extract_numbers
 from extractors.chinese_numerals import parse_chinese_number
-from extractors.compare import same_currency
+from extractors.compare import compare_facts, same_currency
 from extractors.schema import Quantity
 from verifier.fact_result import FactResult
 
 # What Chinese counts count: "三台", "两晚", "两双" (and 个 before any of them: "三个人").
-_COUNTED = "人位台张張间間晚天日月次件份套条條只隻双雙袋箱瓶盒罐桶包"
+_COUNTED = "人位台张張间間晚天日月季次件份套条條只隻双雙袋箱瓶盒罐桶包"
 
 # Words that introduce a worked-out value. It must come after one of them, so that two values
 # that happen to multiply to a third ("2 hours, 10 people, $20") prove nothing.
 _RESULT_CUE = re.compile(r"\b(?:so|total(?:ling|s)?|in total|altogether|combined|comes? to|works? out|means?|"
-                         r"that's|which is|making|bring(?:s|ing)?\s+(?:it|that|this|the\s+\w+)\s+(?:down\s+)?to)\b|,\s*at\b|一共|总共|總共|合计|合計|加起来|加起來|共计|共計|总计|總計|"
-                         r"就是|就係|即係|即是|所以|算|平均|便宜了?|贵了?|貴了?|省了?|\bon average\b|\baverages?\b|[，,]\s*是|=|＝"
+                         r"that's|which is|making|(?:bring|take)(?:s|ing)?\s+(?:it|that|this|you|the\s+\w+)\s+(?:down\s+|up\s+)?to)\b|,\s*at\b|一共|总共|總共|合计|合計|加起来|加起來|共计|共計|总计|總計|"
+                         # (平: Cantonese "cheaper by", right before the value)
+                         r"就是|就係|即係|即是|所以|算|平均|便宜了?|贵了?|貴了?|省了?|平\s*$|"
+                         r"\bon average\b|\baverages?\b|[，,]\s*是|=|＝"
                          r"|[，,]\s*共(?=\s*$)"  # "正好3天，共8400元" (the value follows: only text before it is searched)
                          # a count, then the total: "两双是78元", "三台要360元"
                          rf"|[两兩二三四五六七八九十百\d]+\s*(?:[个個{_COUNTED}]|公尺|米)\s*"
@@ -79,7 +81,7 @@ def worked_out(fact: Fact, claim: Claim, earlier: str = "", question: str = "",
     text = f"{earlier}\n{before}"
     stated = [f for f in extract_numbers(text) if f.kind == "number"]
     replaced = _instead_of(after)
-    same = [(f.text, a) for f in stated + ([replaced[0]] if replaced else [])
+    same = [(f.text, a) for f in stated + ([replaced[0]] if replaced else []) + _broken_down(after)
             if _same_kind(f, fact) and (a := _amount(f)) is not None]
     # "so $220 for both of you", "so roughly £2,600 for forty square metres"
     around = stated + [f for f in extract_numbers(after) if f.kind == "number"]
@@ -90,11 +92,35 @@ def worked_out(fact: Fact, claim: Claim, earlier: str = "", question: str = "",
                and (n := _whole(f.value.value)) is not None and n > _MAX_MULTIPLIER]
     shares = _shares(text, stated)
     how = _from_stated(target, same, counts, shares)
+    if how is None and (unit := fact.value.per):  # type: ignore[union-attr]
+        # "200分钟卡八百元，平均每分钟四元": a price over the units it buys, per unit
+        how = next((f"{t} ÷ {n}" for t, a in same for f in around if isinstance(f.value, Quantity)
+                    and f.value.currency is None and f.value.unit == unit and (n := _whole(f.value.value))
+                    and _equal(a / n, target)), None)
+    if how is None:
+        # "£2,000 a month (£24,000 a year)": the same amount over a longer or shorter period
+        how = next((f"{f.text} × {factor}" for f, a in ((f, _amount(f)) for f in stated if _same_kind(f, fact))
+                    if a is not None and (factor := _PERIODS.get((f.value.per, fact.value.per)))  # type: ignore[union-attr]
+                    and _equal(a * factor, target)), None)
     if how is None and given is not None and given.kind == "number" and _same_kind(given, fact) \
             and (a := _amount(given)) is not None:
         how = next((f"{given.text} × {label}" for label, factor in [*((str(m), Decimal(m)) for m in counts), *shares]
                     if _equal(a * factor, target)), None)
+        # "每人能便宜50元，也就是每人400元" against "每人450元": the source's price less a stated saving
+        how = how or next((f"{given.text} − {t}" for t, b in same if _equal(a - b, target)), None)
     return how
+
+
+# The parts of a total, in brackets right after it: "£11 a visit (£9 for the window and £2 for the door)"
+_BREAKDOWN = re.compile(r"[^.;!?()。；！？（）]{0,20}?[(（]([^()（）]+)[)）]")
+
+
+def _broken_down(after: str) -> list[Fact]:
+    m = _BREAKDOWN.match(after)
+    return [f for f in extract_numbers(m.group(1)) if f.kind == "number"] if m else []
+
+
+_PERIODS = {("month", "year"): Decimal(12), ("year", "month"): Decimal(1) / 12, ("week", "year"): Decimal(52)}
 
 
 def _instead_of(after: str) -> tuple[Fact, int] | None:
@@ -108,26 +134,51 @@ def _instead_of(after: str) -> tuple[Fact, int] | None:
     return (fact, cue.end() + fact.end) if fact else None
 
 
-def found_by_working(results: list[FactResult], claim: Claim, earlier_answer: str, question: str) -> list[FactResult]:
+def found_by_working(results: list[FactResult], claim: Claim, earlier_answer: str, question: str,
+                     spans: Sequence = ()) -> list[FactResult]:
     """The fact check's results with the values the claim works out (and the counts it works
-    them out with) found: `evidence_text` says how, `source_id` is None."""
-    results = [_worked_out(r, claim, earlier_answer, question) for r in results]
+    them out with) found: `evidence_text` says how, `source_id` is None. `spans`: the claim's
+    most relevant candidate spans, whose prices a missing value may be worked out from."""
+    results = [_worked_out(r, claim, earlier_answer, question, spans) for r in results]
     if not any(_maybe_count(r) for r in results):
-        return results
+        return _askers_operands(results, question)
     # A total the sources happen to state too ("两条一共120元" beside "西装收腰每件120元") is still
     # worked out with the claim's count.
     also = [how for r in results if r.status == "matched" and r.source_id is not None and r.fact.kind == "number"
             and (how := worked_out(r.fact, claim, earlier_answer, question)) is not None]
-    return _counts_worked_with(results, also)
+    return _askers_operands(_counts_worked_with(results, also), question)
 
 
-def _worked_out(result: FactResult, claim: Claim, earlier_answer: str, question: str) -> FactResult:
+def _askers_operands(results: list[FactResult], question: str) -> list[FactResult]:
+    """An amount the question states that the claim works a value out from is the asker's: "on
+    £2,000 a month (£24,000 a year) that's £1,200" for "renew my tenancy at £2,000 a month"."""
+    hows = [r.evidence_text for r in results if r.status == "matched" and r.source_id is None and r.evidence is None
+            and r.evidence_text]
+    if not question or not any(r.status == "missing" for r in results):
+        return results
+    asked = [f for f in extract_numbers(question) if f.kind == "number"]
+    out = []
+    for r in results:
+        given = next((q for q in asked if compare_facts(r.fact, q) == "equal"), None) \
+            if r.status == "missing" and r.fact.kind == "number" and any(r.fact.text in how for how in hows) else None
+        out.append(FactResult(r.fact, "matched", given, given.text) if given is not None else r)
+    return out
+
+
+def _worked_out(result: FactResult, claim: Claim, earlier_answer: str, question: str,
+                spans: Sequence = ()) -> FactResult:
     """A total or share the claim works out from its own values is found, not missing or another
-    value."""
+    value. A missing one may also be worked out from a price of the same kind and rate that a
+    candidate span gives."""
     if result.status == "matched" or result.fact.kind != "number" or result.past:
         return result
-    given = result.evidence if result.status == "mismatched" else None
-    how = worked_out(result.fact, claim, earlier_answer, question, given)
+    if result.status == "mismatched":
+        givens = [result.evidence]
+    else:
+        per = getattr(result.fact.value, "per", None)
+        givens = [None, *(f for span in spans for f in span.facts if f.kind == "number"
+                          and isinstance(f.value, Quantity) and f.value.per == per and _same_kind(f, result.fact))]
+    how = next((h for given in givens if (h := worked_out(result.fact, claim, earlier_answer, question, given))), None)
     return result if how is None else FactResult(result.fact, "matched", None, how)
 
 

@@ -300,9 +300,11 @@ def condition_elsewhere(fact: Fact, agree: Fact, span: Span, claim: Claim) -> Fa
     if any(f.value.comparator == "eq" and same_dimension(fact, f) and worked_out(f, claim) is None  # type: ignore[union-attr]
            for f in others):
         return None  # the claim lists values itself ("10%, rising to 25% below 99.0%"): own_words' job
-    # A bound, or, for a price, a size that names the case ("$240 a year" for "a 1,000-litre tank").
+    # A bound, or, for a price, a size that names the case ("$240 a year" for "a 1,000-litre tank"),
+    # or a time ("call-outs between midnight and 6am are paid at double time instead").
     conditions = [f for f in others if f.value.comparator != "eq"  # type: ignore[union-attr]
                   or fact.value.currency and not f.value.currency]  # type: ignore[union-attr]
+    conditions += [f for f in claim.facts if f.kind == "date" and f.value.granularity == "time"]  # type: ignore[union-attr]
     values = sorted((f for f in span.facts if f.kind == "number"), key=lambda f: f.start)
     if not conditions or len(values) < 2:
         return None
@@ -312,11 +314,16 @@ def condition_elsewhere(fact: Fact, agree: Fact, span: Span, claim: Claim) -> Fa
         return None
 
     def states_one(value: Fact, condition: Fact, within: bool = True) -> bool:
+        if condition.kind != value.kind:
+            return False  # (a time of day is stated by the group's dates, `states`)
         # `within`: a size "1,000-litre" is stated by "1,000-litre or larger" too.
         verdicts = ("equal", "compatible") if within and condition.value.comparator == "eq" else ("equal",)  # type: ignore[union-attr]
         return compare_facts(condition, value) in verdicts
 
     def states(group: Group, condition: Fact, within: bool = False) -> bool:
+        if condition.kind == "date":
+            return any(d.kind == "date" and group.start <= d.start - span.start < group.end
+                       and compare_facts(condition, d) == "equal" for d in span.facts)
         return any(states_one(v, condition, within) for v in group.values)
 
     for condition in conditions:

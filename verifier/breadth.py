@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import re
 
-from extractors import Claim, Fact
+from extractors import Claim, Fact, extract_numbers
 from extractors.compare import compare_facts, same_dimension
+from extractors.nlp import previous_sentence
 from extractors.numbers import english_number_words
 from extractors.qualifiers import clauses, find_qualifiers
 from extractors.text import normalise
@@ -30,6 +31,7 @@ _UNIVERSAL = re.compile(r"\b(?:all|any|every|everyone|everybody|anyone|anybody|a
                         r"无论|不论|任意|凡是|总是|始终|均可|都可以|都能", re.IGNORECASE)
 _COORDINATOR = re.compile(r"\b(?:or|and|nor)\b|或者|或是|以及|或|及|和|与")
 _COORDINATED_WORDS = 2
+_ASKER = re.compile(r"\s*(?:你|您|我|咱|(?:you|me|us)\b)", re.IGNORECASE)
 _RESTRICTION_REACH = 20  # characters from a universal to the value that restricts it
 _NUMERAL_WORDS = frozenset("half quarter third one two three four five six seven eight nine ten".split())  # "time and a half"
 
@@ -60,6 +62,7 @@ def _unstated_universal(claim: Claim, span_text: str) -> str | None:
     return None
 
 
+_DAY_OR_NIGHT = re.compile(r"\b(?:day (?:or|and) night|night (?:or|and) day)\b|日夜|昼夜|晝夜|白天(?:或|和)晚上", re.IGNORECASE)
 _ALL_HOURS = re.compile(r"24\s*(?:hours?|hrs?|/\s*7|小时|小時)|365\s*(?:days|天|日)|(?:a)?round[- ]the[- ]clock|"
                         r"7\s*[×x*]\s*24|全天候|全年无休|全年無休|二十四小时|二十四小時", re.IGNORECASE)
 _TIME_UNIT = re.compile(r"\s*(?:hours?|times?|days?|nights?|weeks?|时间|時間|时候|時候|时段|時段|日子)", re.IGNORECASE)
@@ -73,13 +76,21 @@ def added_alternative(claim: Claim, span_text: str) -> str | None:
     have = frozenset(map(_word_key, content_tokens(span_text)))
     # (facts carry answer offsets, and a claim's text may carry a subject its source text lacks)
     values = [(m.start(), m.end()) for f in claim.facts for m in re.finditer(re.escape(f.text), claim.text)]
+    all_hours = _ALL_HOURS.search(normalise(span_text)) is not None
     for m in _COORDINATOR.finditer(text):
         if any(start <= m.start() < end for start, end in values):
             continue  # inside a value: "一千二百及以上", "one hundred and twenty pounds"
+        if all_hours and _DAY_OR_NIGHT.search(text, max(0, m.start() - 5), m.end() + 7):
+            continue  # "day or night" is what "open 24 hours a day" says
         rest = re.split(r"[,;，；。、]", text[m.end():], maxsplit=1)[0]
         if any(start == m.end() + len(rest) - len(rest.lstrip()) for start, _ in values):
             continue  # a value restated: "or $172 altogether" is the fact check's to find
+        if _ASKER.match(rest):
+            continue  # "由机手和你一起确认": the asker is who the span calls 农户
+        # (a Chinese phrase by its character pairs: "或者盖上防火毯" is "或用防火毯覆盖" in other words)
         joined = content_tokens(rest)[:_COORDINATED_WORDS]
+        if not rest.lstrip()[:1].isascii():
+            joined += content_tokens(rest[:_phrase_length(rest, _COORDINATED_WORDS)])
         before = content_tokens(text[:m.start()])[-1:]
         if before and re.search(rf"\b{re.escape(before[0][:4])}\w*\s+{m.group()}\b", normalise(span_text), re.IGNORECASE):
             continue  # the span lists alternatives at the same place: "app or online" for "app or website"
@@ -155,11 +166,16 @@ def _one_of_requirements(claim: Claim, span: Span, fact: Fact) -> bool:
 _FREE_WHERE = re.compile(r"\bfree\s+((?:within|across|inside|in)\s+[^,;.]{3,40})", re.IGNORECASE)
 
 
-def dropped_condition(claim: Claim, span: Span, facts: list[FactResult]) -> str | None:
+def dropped_condition(claim: Claim, span: Span, facts: list[FactResult], answer: str = "") -> str | None:
     """The clause of `span` that makes its rule conditional when the claim states the rule
     without the condition: a threshold ("over $75", "满99元", "6 hours or more") the claim's
     values do not match, a cap ("最多5天") where the claim says "全部", or an "if"/"unless"/"如果"
-    clause. None when nothing is dropped."""
+    clause. None when nothing is dropped. The `answer` may state the condition elsewhere: a
+    threshold anywhere ("每人三百八十元。……需要年满十四周岁"), an "if" clause in the sentence before
+    the claim's ("With an INR between 5.0 and 7.9 and no bleeding, he shouldn't take his next
+    dose. The clinic should be called the same day")."""
+    previous = previous_sentence(answer, claim.start) if answer else ""
+    elsewhere = [f for f in extract_numbers(answer) if f.kind == "number"] if answer else []
     parts = clauses(span.text)
     if not parts:
         return None
@@ -176,7 +192,8 @@ def dropped_condition(claim: Claim, span: Span, facts: list[FactResult]) -> str 
                                                or fact.value.comparator in ("le", "lt")  # type: ignore[union-attr]
                                                and span.text.startswith("的", fact.end - span.start))
         if (threshold and a <= fact.start - span.start < b and (fact.start, fact.end) not in matched
-                and _plain_number(fact) not in said_digits and not _one_of_requirements(claim, span, fact)):
+                and _plain_number(fact) not in said_digits and not _one_of_requirements(claim, span, fact)
+                and not any(compare_facts(fact, f) == "equal" for f in elsewhere)):
             return span.text[a:b].strip()
     # "free across mainland UK; Highlands and islands pay £6": where it is free, beside a price elsewhere,
     # when the claim's sentence names none of it
@@ -193,7 +210,9 @@ def dropped_condition(claim: Claim, span: Span, facts: list[FactResult]) -> str 
             m := _CONDITION_WORD.search(part)) else ""
         # "within 72 hours of a confirmed breach" states "If a breach ... is confirmed" in other words.
         if condition and token_recall(english_number_words(condition), said) < CONDITION_STATED_RECALL \
-                and not _led_by(said, condition):
+                and not _led_by(said, condition) \
+                and token_recall(english_number_words(condition), english_number_words(normalise(previous))) \
+                < CONDITION_STATED_RECALL:
             return part
     return None
 

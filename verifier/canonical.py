@@ -25,7 +25,7 @@ from extractors.chinese_numerals import NUMERAL_CHARS, parse_chinese_number
 from extractors.compare import compare_facts, same_currency
 from extractors.numbers import english_number_words
 from extractors.schema import Quantity
-from extractors.text import is_cjk
+from extractors.text import is_cjk, match_key
 
 if TYPE_CHECKING:
     from verifier.segment import Span
@@ -108,11 +108,36 @@ def claim_for_span(claim_text: str, claim_facts: Iterable[Fact], span_facts: Ite
             rewritten.append(fact)
             continue
         twin = next((f for f in span_facts if f.text != fact.text and _same_value(fact, f)), None)
-        if twin is None:
-            rewritten.append(fact)
-        elif fact.text in claim_text:
+        bound = None if twin is not None else next(
+            (f for f in span_facts if _bound_said_before(fact, f, claim_text)), None)
+        if twin is not None and fact.text in claim_text:
             claim_text = claim_text.replace(fact.text, model_text(twin.text, [twin]), 1)
+        elif bound is not None:
+            claim_text = claim_text.replace(fact.text, model_text(_BOUND_LEAD.sub("", bound.text), [bound]), 1)
+        else:
+            rewritten.append(fact)
     return model_text(claim_text, rewritten)
+
+
+# A bound word the extractor left apart from its value: "至少守半个小时", "at least stay for half an hour"
+_BOUND_LEAD = re.compile(r"^(?:至少|最少|不少于|不低于|最多|至多|不超过|at least|at most|no more than|no less than|"
+                         r"up to|a minimum of|a maximum of)\s*", re.IGNORECASE)
+_BOUND_BEFORE = {"ge": re.compile(r"(?:至少|最少|不少于|at least|a minimum of)\W{0,2}\w{0,3}\W?$", re.IGNORECASE),
+                 "le": re.compile(r"(?:最多|至多|不超过|at most|no more than|up to)\W{0,2}\w{0,3}\W?$", re.IGNORECASE)}
+
+
+def _bound_said_before(fact: Fact, bound: Fact, claim_text: str) -> bool:
+    """Whether the span's bound ("至少30分钟") is the claim's value ("半个小时") with the bound word
+    said a few words before it ("至少守半个小时"), so the claim's value reads as the span's number."""
+    if fact.kind != "number" or bound.kind != "number" or fact.text not in claim_text:
+        return False
+    qa, qb = fact.value, bound.value
+    if not isinstance(qa, Quantity) or not isinstance(qb, Quantity) or qa.comparator != "eq" \
+            or qb.comparator not in _BOUND_BEFORE or not _BOUND_LEAD.match(bound.text):
+        return False
+    plain = bound.model_copy(update={"value": qb.model_copy(update={"comparator": "eq"})})
+    before = claim_text[: claim_text.index(fact.text)]
+    return _same_value(fact, plain) and _BOUND_BEFORE[qb.comparator].search(before) is not None
 
 
 def model_pair(span: Span, claim_text: str, claim_facts: Iterable[Fact]) -> tuple[str, str]:
@@ -124,7 +149,28 @@ def model_pair(span: Span, claim_text: str, claim_facts: Iterable[Fact]) -> tupl
     evidence = model_text(span.text, span.facts)
     if span.title and "".join(span.title.split()) in "".join(claim_text.split()):
         evidence = span.title + ("：" if any(is_cjk(ch) for ch in span.title) else ": ") + evidence
-    return evidence, claim_for_span(claim_text, claim_facts, span.facts, span.text)
+    return _speaker_named(evidence, claim_facts, span), claim_for_span(claim_text, claim_facts, span.facts, span.text)
+
+
+# The source's own voice: "Most local vets work with us" on Willowmere's page.
+_WE = [(re.compile(r"\b(?:we|us)\b", re.IGNORECASE), "{}"), (re.compile(r"\bour\b", re.IGNORECASE), "{}'s"),
+       (re.compile(r"我们|我們|我司|本公司|本店"), "{}")]
+
+
+def _speaker_named(evidence: str, claim_facts: Iterable[Fact], span: Span) -> str:
+    """The evidence with the source's "we"/"us"/"我们" written as the name the claim gives it, when
+    the source's title names that party and the span does not: the model reads "work with
+    Willowmere" against "work with us" as two parties."""
+    if not span.title:
+        return evidence
+    title, text = match_key(span.title), match_key(span.text)
+    name = next((f.text for f in claim_facts if f.kind == "entity" and (key := match_key(f.text))
+                 and title.startswith(key) and key not in text), None)
+    if name is None:
+        return evidence
+    for pattern, replacement in _WE:
+        evidence = pattern.sub(replacement.format(name), evidence)
+    return evidence
 
 
 # How many days or weeks people write for one month or year.

@@ -93,7 +93,15 @@ def case_words(text: str, known_names: frozenset[str] = frozenset()) -> frozense
     lead = re.match(r"\W*((?:[A-Za-z][A-Za-z0-9]*)?[\u4e00-\u9fff]{2,}|\d+[\u4e00-\u9fff])(?:[（(]([^）)]{1,8})[）)])?", text)
     if not lead:
         return names
-    return names | frozenset(content_tokens(lead.group(1))[:2]) | frozenset(content_tokens(lead.group(2) or ""))
+    words = names | frozenset(content_tokens(lead.group(1))[:2]) | frozenset(content_tokens(lead.group(2) or ""))
+    # A list of cases leads it too: "访问学者及已工作人士为年租金的9%" names both
+    listed = _ZH_LISTED_CASES.match(lead.group(1))
+    for item in re.split(r"及|和|与|與|、", listed.group(1)) if listed else ():
+        words |= frozenset(content_tokens(item)[:2])
+    return words
+
+
+_ZH_LISTED_CASES = re.compile(r"((?:[\u4e00-\u9fff]{2,6}(?:及|和|与|與|、))+[\u4e00-\u9fff]{2,6}?)(?=为|為|是|的|可|须|須|需|享|按|每|收)")
 
 
 def names_in(text: str) -> frozenset[str]:

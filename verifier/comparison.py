@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Sequence
 
-from extractors import Claim, extract_numbers
+from extractors import Claim, extract_dates, extract_numbers
 from extractors.compare import compare_facts, same_currency, same_dimension
 from extractors.schema import Fact, Quantity
 from extractors.tokens import content_tokens
@@ -33,10 +33,10 @@ _ZH_BELOW = "不到|低于|低於|少于|少於"
 _ZH_NOT_OVER = "没超过|沒超過|不超过|不超過|未超过|未超過"
 _EN_ADVERB = r"(?:(?:comfortably|well|already|safely|just|still|way|far)\s+)?"
 _ABOVE = re.compile(r"^[\s,，]*(?:(?:[A-Za-z]+\s+){0,2}?(?:is|are|'s|'re)\s+)?" + _EN_ADVERB
-                    + r"(?:above|over|more than|exceeds?|beyond)\s+(?:the\s+|your\s+)?$"
+                    + r"(?:above|over|more than|exceeds?|beyond)\s+(?:the\s+|your\s+|[A-Z][\w&-]*['’]s\s+)?$"
                     r"|^[\s,，]*(?:已经|已經|已|都|也)?(?:" + _ZH_ABOVE + r")了?$", re.IGNORECASE)
 _BELOW = re.compile(r"^[\s,，]*(?:(?:[A-Za-z]+\s+){0,2}?(?:is|are|'s|'re)\s+)?" + _EN_ADVERB
-                    + r"(?:below|under|less than|(?P<en_le>within))\s+(?:the\s+|your\s+)?$"
+                    + r"(?:below|under|less than|(?P<en_le>within))\s+(?:the\s+|your\s+|[A-Z][\w&-]*['’]s\s+)?$"
                     r"|^[\s,，]*(?:还|還|都|也)?(?:" + _ZH_BELOW + r"|没到|沒到|未满|未滿"
                     r"|(?P<zh_le>没有超过|沒有超過|" + _ZH_NOT_OVER + r"))了?$", re.IGNORECASE)
 _WITHIN = re.compile(r"^[\s,，]*(?:(?:[A-Za-z]+\s+){0,2}?(?:is|are|'s|'re|falls?|fits?)\s+)?(?:within|in|into|inside|between)"
@@ -193,7 +193,7 @@ def asker_values(results: list[FactResult], question: str, claim: Claim) -> list
     "Is the deposit $500?" is no evidence that it is."""
     if not any(r.status in _NOT_FOUND and r.fact.kind == "number" for r in results):
         return results  # (most claims: no need to read the question's numbers again)
-    asked = extract_numbers(question)
+    asked = extract_numbers(question) + _durations_between_times(question)
     bounds = [r.fact for r in results if r.status == "matched" and r.fact.kind == "number"
               and (r.fact.value.comparator != "eq" or r.fact.value.value is None  # type: ignore[union-attr]
                    or any(sets_against(claim, o.fact, r.fact) for o in results if o is not r))]
@@ -202,7 +202,7 @@ def asker_values(results: list[FactResult], question: str, claim: Claim) -> list
         given = next((q for q in asked if r.status in _NOT_FOUND and r.fact.kind == "number" and not r.past
                       and compare_facts(r.fact, q) == "equal"
                       and (any(same_dimension(r.fact, b) or sets_against(claim, r.fact, b) for b in bounds)
-                           or _asker_count(r))), None)
+                           or _asker_count(r) or _judged_within(r, results, claim))), None)
         out.append(FactResult(r.fact, "matched", given, given.text) if given is not None else r)
     return out
 
@@ -210,13 +210,52 @@ def asker_values(results: list[FactResult], question: str, claim: Claim) -> list
 _NOT_FOUND = ("missing", "mismatched")
 
 
+def _durations_between_times(question: str) -> list[Fact]:
+    """How long the asker's times span: "called out at 1am … worked until 3:30am" is two and a
+    half hours, which the claim may set against a minimum."""
+    times = [d for d in extract_dates(question) if d.value.granularity == "time"]  # type: ignore[union-attr]
+    out = []
+    for a, b in zip(times, times[1:]):
+        minutes = ((b.value.hour * 60 + (b.value.minute or 0)) - (a.value.hour * 60 + (a.value.minute or 0))) % (24 * 60)  # type: ignore[union-attr, operator]
+        if minutes:
+            out.append(Fact(kind="number", text=question[a.start:b.end], start=a.start, end=b.end,
+                            value=Quantity(value=(Decimal(minutes) / 60).normalize(), unit="hour")))
+    return out
+
+
 def _asker_count(result: FactResult) -> bool:
     """A count of the asker's own things that no source gives otherwise: "兩件夏季恤衫每件港幣165蚊"
     when the question says "我想買兩件夏季恤衫" (a source's other count would be a mismatch, which stays).
-    Things only: "you can bring 3 guests" when the asker asks for 3 is a claim the sources must make."""
+    Things only: "you can bring 3 guests" when the asker asks for 3 is a claim the sources must make.
+    And one occasion the asker prices: "2000平方米洗一次是一万两千元" for "清洗一次多少钱"."""
     q = result.fact.value
     return result.status == "missing" and q.comparator == "eq" and q.currency is None and q.per is None \
-        and q.value is not None and q.unit == "item"  # type: ignore[union-attr]
+        and q.value is not None \
+        and (q.unit == "item" or (q.unit == "times" and q.value == 1))  # type: ignore[union-attr]
+
+
+# "最少要租两天，你们租三天没问题": the claim judges the asker's value fine against a bound before it.
+_JUDGED_FINE = re.compile(r"\s*(?:就|也|都)?(?:没问题|沒問題|没有问题|沒有問題|冇问题|冇問題|没关系|沒關係|够了|夠了|"
+                          r"足够|足夠|符合要求|符合條件|符合条件)")
+_MINIMUM_BEFORE = re.compile(r"(?:最少|至少|最低|起码|起碼|不少于|不少於|不低于|不低於)[^，,；;。]{0,4}$")
+_MAXIMUM_BEFORE = re.compile(r"(?:最多|至多|最长|最長|不超过|不超過|不多于|不多於)[^，,；;。]{0,4}$")
+
+
+def _judged_within(result: FactResult, results: list[FactResult], claim: Claim) -> bool:
+    """Whether the claim calls the asker's value fine right after it, and the value does keep to
+    a minimum or maximum the claim states before it and the sources give."""
+    text, q = claim.source_text, result.fact.value
+    if not _JUDGED_FINE.match(text, result.fact.end - claim.start) or not isinstance(q, Quantity) or q.value is None:
+        return False
+    for r in results:
+        b = r.fact.value
+        if r.status != "matched" or r.fact.end > result.fact.start or not same_dimension(r.fact, result.fact) \
+                or not isinstance(b, Quantity) or b.value is None:
+            continue
+        before = text[: r.fact.start - claim.start]
+        if _MINIMUM_BEFORE.search(before) and q.value >= b.value or _MAXIMUM_BEFORE.search(before) and q.value <= b.value:
+            return True
+    return False
 
 
 def sets_against(claim: Claim, value: Fact, limit: Fact) -> bool:

@@ -8,13 +8,16 @@ draft, expired, not yet in force), the conflict is still listed, with the winner
 
 from __future__ import annotations
 
+import re
+from typing import Iterator
+
 from extractors import Claim, Fact
 from extractors.compare import compare_facts, same_dimension
 from extractors.qualifiers import clause_at
 from extractors.tokens import content_tokens
 from verifier.factcheck import check_fact, clause_shares_words, stated_by_claim
 from verifier.schema import Conflict
-from verifier.segment import SegmentedSource
+from verifier.segment import SegmentedSource, Span
 from verifier.verdict import ScoredCandidate, Thresholds
 
 # A source states a value for the claim's slot only where it is about the claim's statement:
@@ -53,6 +56,14 @@ def claim_conflicts(
             elif (other := _contradicting_value(fact, claim, found, thresholds) or _same_rule_value(fact, claim, found)) \
                     is not None and not stated_by_claim(other, fact, claim):
                 said[index] = other
+        if len(said) == 1:
+            # (a terse price list's entry, "Wedding ceremony: £725", is worded too little for the
+            # claim's rule; it is read against the clause the other source states the value in)
+            (index, value), = said.items()
+            anchor = frozenset(content_tokens(clause_at(sources[index].source.text, value.start)))
+            for other_index, found in sorted(by_source.items()):
+                if other_index != index and (listed := _listed_value(fact, anchor, found)) is not None:
+                    said[other_index] = listed
         items = sorted(said.items())
         for i, (ia, fa) in enumerate(items):
             for ib, fb in items[i + 1 :]:
@@ -106,17 +117,44 @@ def _same_rule_value(fact: Fact, claim: Claim, found: list[ScoredCandidate]) -> 
     words = frozenset(content_tokens(clause)) - frozenset(content_tokens(fact.text))
     if len(words) < SAME_RULE_WORDS:
         return None
+    for span, other in _other_values(fact, found):
+        shared = frozenset(content_tokens(span.text[slice(*span.clause_of(other))])) & words
+        if len(shared) >= SAME_RULE_WORDS and len(shared) >= SAME_RULE_RECALL * len(words):
+            return other
+    return None
+
+
+def _other_values(fact: Fact, found: list[ScoredCandidate]) -> Iterator[tuple[Span, Fact]]:
+    """(span, value) for each value of the claim's dimension that differs from `fact`, in the
+    spans of one source that speak for it (not a rival sentence)."""
     for s in found:
         if s.candidate.rival:
             continue
         span = s.candidate.span
         for other in span.facts:
-            if other.kind != fact.kind or not same_dimension(fact, other) or "different" not in (
+            if other.kind == fact.kind and same_dimension(fact, other) and "different" in (
                     compare_facts(fact, other), compare_facts(other, fact)):
-                continue
-            shared = frozenset(content_tokens(span.text[slice(*span.clause_of(other))])) & words
-            if len(shared) >= SAME_RULE_WORDS and len(shared) >= SAME_RULE_RECALL * len(words):
-                return other
+                yield span, other
+
+
+# "Wedding ceremony: £725", "Vow renewal - £450": an entry of a list of prices, its label first
+_LIST_ENTRY = re.compile(r"^\s*(?P<label>[^\W\d][\w' -]{2,40}?)\s*[:：\-–—]\s*$")
+_LIST_LABEL_WORDS = (2, 4)
+
+
+def _listed_value(fact: Fact, anchor: frozenset[str], found: list[ScoredCandidate]) -> Fact | None:
+    """The value a source lists for the claim's slot under a short label every word of which is
+    in `anchor` (the words of the clause where another source states the claim's value):
+    "Wedding ceremony: £725" against "A Willowbrook wedding ceremony led by one of our celebrants
+    costs £650"."""
+    for span, other in _other_values(fact, found):
+        start, end = span.clause_of(other)
+        entry = _LIST_ENTRY.match(span.text[start:other.start - span.start])
+        if entry is None or span.text[other.end - span.start:end].strip():
+            continue
+        words = frozenset(content_tokens(entry.group("label")))
+        if _LIST_LABEL_WORDS[0] <= len(words) <= _LIST_LABEL_WORDS[1] and words <= anchor:
+            return other
     return None
 
 

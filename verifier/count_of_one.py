@@ -61,15 +61,17 @@ _BEFORE_PRICE = 4  # "一年租金三百六十元": at most a fee word between t
 
 
 def _names_the_price_period(period: FactResult, results: list[FactResult]) -> bool:
-    """Whether a missing "一年" names the period of the price the claim gives right after it,
-    which the source matched with that period named."""
+    """Whether a missing "一年" names the period of the price (or count: "一年含4次深度保养" for
+    "年度保养合同……含4次深度保养") the claim gives right after it, which the source matched with
+    that period named."""
     q = period.fact.value
     if (period.status != "missing" or period.fact.kind != "number" or not isinstance(q, Quantity)
             or q.value != 1 or q.comparator != "eq" or q.currency or q.per or q.unit not in _PERIOD_WORD):
         return False
     for price in results:
         ev = price.evidence
-        if (price.status == "matched" and ev is not None and isinstance(ev.value, Quantity) and ev.value.currency
+        if (price.status == "matched" and ev is not None and isinstance(ev.value, Quantity)
+                and (ev.value.currency or ev.value.unit == "times")
                 and 0 <= price.fact.start - period.fact.end <= _BEFORE_PRICE):
             return ev.value.per == q.unit or bool(_PERIOD_WORD[q.unit].search(ev.context or ""))
     return False

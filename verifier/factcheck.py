@@ -8,16 +8,13 @@ granularity and explicit approximations only.
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from dataclasses import replace
 from typing import Callable, Sequence
 
 from extractors import Claim, Fact
 from extractors.compare import compare_facts, other_side, same_dimension, same_slot
-from extractors.dates import weekday_set
 from extractors.qualifiers import is_negated
-from extractors.schema import DateValue
 from extractors.tokens import content_tokens
 from verifier.ages import asker_age
 from verifier.arithmetic import found_by_working, priced_by_rate
@@ -27,10 +24,12 @@ from verifier.comparison import as_compared_limit, asker_values, in_category
 from verifier.labels import swapped_label
 from verifier.fact_result import FactResult
 from verifier.count_of_one import nothing_to_find
+from verifier.date_match import as_stated, comparable, date_confirms, more_weekdays
 from verifier.periods import once_per, paid_by_the_year, time_span, within_deadline, within_period
 from verifier.segment import Span
 from verifier.sides import bound_from_other_side
-from verifier.names import check_name, entity_clash, entity_displaced, named_only_beside_rival
+from verifier.names import (check_name, entity_clash, entity_displaced, named_in_another_clause,
+                            named_only_beside_rival, subject_elsewhere)
 
 # Without context words saying two numbers fill the same slot, a different value counts
 # as a contradiction only in a span that is clearly about the claim.
@@ -65,14 +64,16 @@ def check_facts(claim: Claim, candidates: list[Candidate], *, min_relevance: flo
     if entities_of is not None:
         results = [entity_clash(claim, r, ranked, min_relevance, entities_of) for r in results]
         results = [entity_displaced(claim, r, ranked, entities_of) for r in results]
+        results = [named_in_another_clause(claim, r, ranked, entities_of) for r in results]
     if stated_before:
-        results = [_as_before(r, stated_before, min_relevance) if r.status == "missing" else r for r in results]
+        results = [_as_before(r, stated_before, min_relevance, words) if r.status == "missing" else r for r in results]
     if question:
         results = asker_values(results, question, claim)
     results = [in_category(r, claim, ranked) or r for r in results]
     results = [asker_age(r, results, claim, ranked) or r for r in results]
-    results = found_by_working(results, claim, earlier_answer, question)
-    results = priced_by_rate(results, claim, [c.span for c in ranked[:3]])
+    top = [c.span for c in ranked[:3]]
+    results = found_by_working(results, claim, earlier_answer, question, top)
+    results = priced_by_rate(results, claim, top)
     results = [r for r in results if not nothing_to_find(r, results, claim)]
     if (swap := swapped_label(claim, ranked)) is not None:
         # (it replaces what the fact check said of the same name, if the tagger found it)
@@ -96,8 +97,9 @@ def _as_compared_limit(result: FactResult, results: list[FactResult], ranked: li
     return replace(again, fact=result.fact) if again.status == "matched" else result
 
 
-def _as_before(result: FactResult, stated_before: list[Candidate], min_relevance: float) -> FactResult:
-    old = check_fact(result.fact, stated_before, min_relevance)
+def _as_before(result: FactResult, stated_before: list[Candidate], min_relevance: float,
+               words: frozenset[str]) -> FactResult:
+    old = check_fact(result.fact, stated_before, min_relevance, claim_words=words)
     if old.status != "matched":
         return result
     return FactResult(result.fact, "missing", old.evidence, old.evidence_text, old.source_id, past=True)
@@ -136,16 +138,18 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
             or _unit_implied(fact, cand.span) or _one_each(fact, cand.span) or _edge_named(fact, same, claim) \
             or time_span(fact, cand.span) or paid_by_the_year(fact, cand.span, claim) or once_per(fact, cand.span)
         if (agree is not None and deferred is not None and cand.relevance < min_relevance and agree in compatible
-                and fact.value.comparator == "eq" != agree.value.comparator  # type: ignore[union-attr]
+                and fact.value.comparator != agree.value.comparator  # type: ignore[union-attr]
                 and deferred.evidence.value.per == fact.value.per):  # type: ignore[union-attr]
             # "half an hour before your slot" after "arrive 15 minutes before your slot": a
             # value merely inside some bound ("up to 48 hours") of a span hardly about the claim
-            # does not outweigh the rival that is.
+            # does not outweigh the rival that is; nor does a bound merely holding some value
+            # ("within 14 days of the test ending" against "left in place for 10 days").
             agree = None
         if agree is not None:
             rival = None if claim is None or agree not in same else \
                 _bound_in_window(fact, agree, cand.span, ranked, claim, question) \
-                or condition_elsewhere(fact, agree, cand.span, claim)
+                or condition_elsewhere(fact, agree, cand.span, claim) \
+                or subject_elsewhere(fact, agree, cand.span, ranked, claim)
             if rival is not None:
                 return FactResult(fact, "mismatched", rival, rival.text, cand.span.source_id)
             if claim is not None and (other := value_only_link(fact, cand, ranked, claim_words)) is not None:
@@ -205,16 +209,29 @@ _EDGE_WORD = re.compile(r"[\s-]*(?:[a-z]+[\s-]+)?(?:mark|threshold|limit|cap|cut
                         re.IGNORECASE)
 
 
+# A bound word a few words before the value it bounds, which the extractor left apart from it:
+# "超过每立方米一百五十贝克", "at least stay for 30 minutes".
+_BOUND_WORD_BEFORE = {
+    "gt": re.compile(r"(?:超过|超過|高于|高於|多于|多於|more than|over|above|exceeds?)[^，,；;。.\d]{0,6}$", re.IGNORECASE),
+    "ge": re.compile(r"(?:至少|最少|最低|不少于|不少於|不低于|不低於|at least|a minimum of)[^，,；;。.\d]{0,6}$", re.IGNORECASE),
+    "le": re.compile(r"(?:最多|至多|最高|不超过|不超過|up to|at most|no more than)[^，,；;。.\d]{0,6}$", re.IGNORECASE),
+    "lt": re.compile(r"(?:不到|低于|低於|少于|少於|less than|under|below)[^，,；;。.\d]{0,6}$", re.IGNORECASE),
+}
+
+
 def _edge_named(fact: Fact, same: list[Fact], claim: Claim | None) -> Fact | None:
     """The span's bound whose edge the claim names ("under the 5,000-litre mark" against "more
-    than 5,000 litres")."""
+    than 5,000 litres"), or bounds the same way with a word a few words before the value
+    ("超过每立方米一百五十贝克" against "超过150贝克/立方米")."""
     if claim is None or fact.kind != "number" or fact.value.comparator != "eq":  # type: ignore[union-attr]
         return None
     at = fact.end - claim.start
-    if not 0 <= at <= len(claim.text) or not _EDGE_WORD.match(claim.text, at):
-        return None
+    edge = 0 <= at <= len(claim.text) and _EDGE_WORD.match(claim.text, at) is not None
+    before = claim.source_text[: max(0, fact.start - claim.start)]
     return next((o for o in same if o.value.comparator != "eq"  # type: ignore[union-attr]
-                 and o.value.value is not None and o.value.value == fact.value.value), None)  # type: ignore[union-attr]
+                 and o.value.value is not None and o.value.value == fact.value.value  # type: ignore[union-attr]
+                 and (edge or ((word := _BOUND_WORD_BEFORE.get(o.value.comparator)) is not None  # type: ignore[union-attr]
+                               and word.search(before)))), None)
 
 
 _ONE = re.compile(r"^(?:[一壹]|one|an?)\s*", re.IGNORECASE)
@@ -322,66 +339,6 @@ def _within(value, bound) -> bool:
     return bound.comparator not in ("ge", "gt") or value > bound.value
 
 
-_GRANULARITY_RANK = {"year": 0, "year_range": 0, "quarter": 1, "month": 2, "weekday_range": 2, "day": 3, "datetime": 4}
-
-
-def _date_confirms(claim: Fact, evidence: Fact) -> bool:
-    """Evidence confirms a date only when it is at least as precise ("January" does not
-    confirm "15 January"; "15 January" does confirm "January")."""
-    verdict = compare_facts(_as_stated(claim), evidence)
-    if verdict == "equal":
-        return True
-    if verdict == "different" or _more_weekdays(claim, evidence):
-        return False
-    gc, ge = claim.value.granularity, evidence.value.granularity  # type: ignore[union-attr]
-    if gc == "weekday_range" and ge != "weekday_range":
-        # A day confirms a day of the week only when it falls on it, as far as its year tells.
-        return ge == "day" and _falls_on(evidence.value, claim.value)  # type: ignore[arg-type]
-    if "time" in (gc, ge):
-        return gc == ge or ge == "datetime"
-    return _GRANULARITY_RANK.get(ge, 0) >= _GRANULARITY_RANK.get(gc, 0)
-
-
-def _more_weekdays(claim: Fact, evidence: Fact, ranges_only: bool = False) -> bool:
-    """A range of weekdays wider than the evidence's: "星期一至日" against "星期一至四" adds days
-    the source leaves out (a narrower one, "Tuesday to Thursday" in "Monday to Friday", holds).
-    `ranges_only`: against a range of days only, as a wrong value must be ("on Sundays" may be one
-    day of a range the extractor missed; it confirms nothing wider either way)."""
-    if claim.value.granularity != "weekday_range" or evidence.value.granularity != "weekday_range":  # type: ignore[union-attr]
-        return False
-    mine, theirs = weekday_set(claim.value), weekday_set(evidence.value)  # type: ignore[arg-type]
-    return mine is not None and theirs is not None and not mine <= theirs and not (ranges_only and len(theirs) < 2)
-
-
-def _falls_on(day: DateValue, weekdays: DateValue) -> bool:
-    if day.year is None or day.month is None or day.day is None:
-        return True  # (no year, no weekday to check: as before, the day is taken to confirm it)
-    try:
-        weekday = dt.date(day.year, day.month, day.day).weekday()
-    except ValueError:
-        return False
-    first, last = weekdays.weekday_from, weekdays.weekday_to
-    assert first is not None and last is not None
-    return first <= weekday <= last if first <= last else weekday >= first or weekday <= last
-
-
-_STATES_YEAR = re.compile(r"\d{4}|年|'\d\d\b", re.IGNORECASE)
-_NAMES_MONTH = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?![a-z])|[0-9一二三四五六七八九十]月",
-                          re.IGNORECASE)
-_RELATIVE = re.compile(r"\b(?:next|last|this|coming|previous)\b|[下上本这這今明去前后後]", re.IGNORECASE)
-
-
-def _as_stated(fact: Fact) -> Fact:
-    """A claim's date without the year the extractor supplied from `as_of`: "begins on 11
-    January" says no year, so "11 January 2027" confirms it and does not contradict it."""
-    value = fact.value
-    if fact.kind != "date" or value.year is None or value.granularity not in ("day", "month", "datetime") \
-            or _STATES_YEAR.search(fact.text) or not _NAMES_MONTH.search(fact.text) \
-            or _RELATIVE.search(fact.text):  # type: ignore[union-attr]
-        return fact
-    return fact.model_copy(update={"value": value.model_copy(update={"year": None, "quarter": None})})
-
-
 def _check_date(fact: Fact, ranked: list[Candidate], min_relevance: float, claim: Claim | None = None,
                 question: str = "") -> FactResult:
     # Sentences often hold several dates (a baseline, a deadline), so any relevant span that
@@ -390,7 +347,7 @@ def _check_date(fact: Fact, ranked: list[Candidate], min_relevance: float, claim
     # are on Tuesdays; Eastgate sessions are on Wednesdays").
     for cand in ranked:
         if cand.relevance >= min_relevance or cand is ranked[0]:
-            agree = next((o for o in cand.span.facts if o.kind == "date" and _date_confirms(fact, o)), None) \
+            agree = next((o for o in cand.span.facts if o.kind == "date" and date_confirms(fact, o)), None) \
                 or within_deadline(fact, cand.span, claim)
             if agree is None and (period := within_period(fact, cand.span, claim)) is not None:
                 edge, text, holds = period
@@ -401,28 +358,14 @@ def _check_date(fact: Fact, ranked: list[Candidate], min_relevance: float, claim
                     return FactResult(fact, "mismatched", rival, rival.text, cand.span.source_id)
                 if claim is not None and agree in cand.span.facts and (other := date_slot_elsewhere(
                         fact, cand, agree, ranked, claim, min_relevance,
-                        lambda o: compare_facts(_as_stated(fact), o) == "different" and _comparable(fact, o))):
+                        lambda o: compare_facts(as_stated(fact), o) == "different" and comparable(fact, o))):
                     return FactResult(fact, "mismatched", other[0], other[0].text, other[1])
                 return FactResult(fact, "matched", agree, agree.text, cand.span.source_id)
     for cand in ranked:
         if cand.relevance < min_relevance:
             continue
         clash = next((o for o in cand.span.facts if o.kind == "date" and (
-            compare_facts(_as_stated(fact), o) == "different" and _comparable(fact, o) or _more_weekdays(fact, o, True))), None)
+            compare_facts(as_stated(fact), o) == "different" and comparable(fact, o) or more_weekdays(fact, o, True))), None)
         if clash is not None:
             return FactResult(fact, "mismatched", clash, clash.text, cand.span.source_id)
     return FactResult(fact, "missing")
-
-
-def _comparable(a: Fact, b: Fact) -> bool:
-    """A time of day and a calendar date state different things; neither contradicts the other,
-    nor do a date and a day of the week.
-    Nor does a bare year (or a span of years) and a day: "2026年度" names the period a rule is for, "2027年3月1日"
-    a deadline within it."""
-    ga, gb = a.value.granularity, b.value.granularity  # type: ignore[union-attr]
-    if (ga == "weekday_range") != (gb == "weekday_range") and "time" not in (ga, gb):
-        return False  # "on 12 December" against "on Saturdays": a date, and a day of every week
-    periods = ("year", "year_range")
-    if (ga in periods) != (gb in periods) and _GRANULARITY_RANK.get(gb if ga in periods else ga, 3) >= 3:
-        return False
-    return (ga == "time") == (gb == "time") or "datetime" in (ga, gb)

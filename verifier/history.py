@@ -27,6 +27,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from bisect import bisect_left
+from typing import Sequence
 
 from extractors import Claim, Fact
 from extractors.qualifiers import clauses
@@ -35,7 +36,9 @@ from extractors.text import normalise
 # (not "以前" closing a deadline: "活动前7日或以前取消", "3天以前")
 _NOT_DEADLINE = r"(?<!或)(?<![0-9〇零一二两三四五六七八九十][日天时時周週月])"
 _SAYS_SO = re.compile(r"\b(?:previously|formerly|used to|no longer|until recently)\b|此前|" + _NOT_DEADLINE + r"以前|原为|原来|曾经|旧版|"
-                      r"上一版|(?<![起后後])不再"  # (not "第3节课起不再退费": a rule from a point on)
+                      # (not "第3节课起不再退费": a rule from a point on; nor "每周发放固定津贴800元，不再按天计发":
+                      # what the rule does instead)
+                      r"上一版|(?<![起后後])不再(?!按|以|单独|單獨|另)"
                       # a sentence that opens on the season or year before ("Last season the Basic plan cost CA$519")
                       r"|^\W*(?:in |during )?last (?:season|year|summer|winter|spring|autumn|fall)\b|^\W*(?:去年|上一?季)",
                       re.IGNORECASE)
@@ -227,5 +230,10 @@ def about_the_past(claim: Claim, sentence_dates: bool = False) -> bool:
     """Whether a claim may rest on past sentences: it speaks of the past, or names a date.
     `sentence_dates`: the answer sentence the claim was cut from names a date ("In Q3 2025,
     revenue grew 12.5% and reached $3.2 billion": the second half is about Q3 2025 too)."""
-    return (bool(_CLAIM_PAST.search(claim.sentence or claim.text)) or sentence_dates
-            or any(f.kind == "date" for f in claim.facts))
+    return bool(_CLAIM_PAST.search(claim.sentence or claim.text)) or sentence_dates or names_a_date(claim.facts)
+
+
+def names_a_date(facts: Sequence[Fact]) -> bool:
+    """Whether the facts name a point or period in time; a day of the week ("on Fridays") or a
+    time of day recurs, and says nothing of when."""
+    return any(f.kind == "date" and f.value.granularity not in ("weekday_range", "time") for f in facts)  # type: ignore[union-attr]

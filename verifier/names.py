@@ -11,7 +11,8 @@ import re
 from typing import Callable
 
 from extractors import Claim, Fact
-from extractors.compare import compare_facts, same_slot
+from extractors.compare import compare_facts, same_dimension, same_slot
+from extractors.qualifiers import clauses
 from extractors.text import match_key, normalise
 from extractors.tokens import content_tokens, token_recall
 from verifier.cases import SENTENCE_END
@@ -174,3 +175,92 @@ def _short_form_of(key: str, text: str) -> str | None:
 def _subsequence(short: str, long: str) -> bool:
     rest = iter(long)
     return all(ch in rest for ch in short)
+
+
+# Where a sentence's subject ends: at its first punctuation or verb ("The Intermediate Weekend,
+# for students who …, costs £340"; "The Beginners' Weekend (Saturday and Sunday) costs £295").
+_SUBJECT_END = re.compile(r"[,(;:，（；：]|\s(?:costs?|is|are|was|were|will|has|have|charges?|runs?|includes?|covers?|"
+                          r"takes?|pays?|gets?|offers?|starts?|lasts?|comes?|needs?|requires?)\b"
+                          r"|价格|價格|收费|收費|售价|售價|费用|費用|为|為|是|要|需", re.IGNORECASE)
+_SUBJECT_MIN_WORDS = 2
+
+
+def subject_elsewhere(fact: Fact, agree: Fact, span: Span, ranked: list[Candidate], claim: Claim) -> Fact | None:
+    """The value of the claim's slot in a sentence whose subject is the claim's, when the value
+    that agrees stands in a sentence about something else: "The Beginners' Weekend costs £340"
+    against "The Intermediate Weekend, for students who have completed the Beginners' course,
+    costs £340" and "The Beginners' Weekend (Saturday and Sunday) costs £295"."""
+    at = fact.start - claim.start
+    mine = _subject_words(claim.source_text, at)
+    # (the subject's own clause: "…, which works out at £4.80 a play instead of the usual £6" prices something else)
+    if len(mine) < _SUBJECT_MIN_WORDS or _CLAUSE_BREAK.search(claim.source_text, _subject_end(claim.source_text, at), at):
+        return None
+    theirs = _subject_words(span.text, agree.start - span.start)
+    if not theirs or mine <= theirs:
+        return None
+    for cand in ranked:
+        if cand.span.source_id != span.source_id:
+            continue
+        for other in cand.span.facts:
+            if other.kind == fact.kind and same_dimension(fact, other) and compare_facts(fact, other) == "different" \
+                    and mine <= _subject_words(cand.span.text, other.start - cand.span.start):
+                return other
+    return None
+
+
+def _subject_words(text: str, at: int) -> frozenset[str]:
+    """The content words of the subject of the sentence of `text` that holds the character at
+    `at`; empty when the subject does not end before it."""
+    start = max((m.end() for m in SENTENCE_END.finditer(text, 0, at)), default=0)
+    end = _SUBJECT_END.search(text, start)
+    if end is None or end.start() > at:
+        return frozenset()
+    return frozenset(content_tokens(text[start:end.start()]))
+
+
+def _subject_end(text: str, at: int) -> int:
+    start = max((m.end() for m in SENTENCE_END.finditer(text, 0, at)), default=0)
+    end = _SUBJECT_END.search(text, start)
+    return end.end() if end is not None else at
+
+
+_CLAUSE_BREAK = re.compile(r"[,;，；]")
+
+
+_ROLE_AFTER = re.compile(r"\s+([a-z]{3,})\b")  # the role noun after a name: "Islington team", "Leeds office"
+# Words a clause must share with the claim, more than the clause holding the claim's name does,
+# to word the claim's statement with a name of its own.
+_CLAUSE_LEAD = 2
+
+
+def named_in_another_clause(claim: Claim, result: FactResult, ranked: list[Candidate],
+                            entities_of: Callable[[str], list[Fact]]) -> FactResult:
+    """A name found only in a clause about something else is a mismatch when another clause of
+    the same span words the claim's statement with another name: "The schedule of condition is
+    carried out by their Islington team" against "Awards are prepared by our Islington office;
+    schedules of condition at the neighbour's property are carried out by our Croydon team"."""
+    fact = result.fact
+    if result.status != "matched" or fact.kind != "entity":
+        return result
+    key = match_key(fact.text)
+    words = frozenset(content_tokens(claim.text)) - frozenset(content_tokens(fact.text))
+    span = next((c.span for c in ranked[:SPANS_FOR_NAMES] if c.span.source_id == result.source_id
+                 and key in match_key(c.span.text)), None)
+    if span is None:
+        return result
+    # The name must head a role the clause gives another name: "their Islington team" / "our Croydon team".
+    role = _ROLE_AFTER.match(claim.source_text, fact.end - claim.start)
+    parts = [span.text[a:b] for a, b in clauses(span.text)]
+    holding = [len(frozenset(content_tokens(p)) & words) for p in parts if key in match_key(p)]
+    if role is None or len(parts) < 2 or not holding:
+        return result
+    for part in parts:
+        shared = len(frozenset(content_tokens(part)) & words)
+        if key in match_key(part) or shared < max(holding) + _CLAUSE_LEAD or shared < 3:
+            continue
+        for other in entities_of(part):
+            if {fact.value.label, other.value.label} <= _PROPER_NOUN_LABELS and compare_facts(fact, other) == "different" \
+                    and re.match(rf"\s+{re.escape(role.group(1))}\b", part[other.end:], re.IGNORECASE) \
+                    and match_key(other.text) not in match_key(claim.text):  # type: ignore[union-attr]
+                return FactResult(fact, "mismatched", other, other.text, span.source_id)
+    return result

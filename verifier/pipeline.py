@@ -26,7 +26,7 @@ from verifier.conflicts import claim_conflicts, unresolved
 from verifier.decide import decide
 from verifier.decision_log import DecisionLog
 from verifier.factcheck import check_facts
-from verifier.history import about_the_past, of_other_years, years_of
+from verifier.history import about_the_past, names_a_date, of_other_years, years_of
 from verifier.qualify import asker_qualifiers
 from verifier.handoff import handoff_package
 from verifier.messages import family, message
@@ -237,7 +237,7 @@ class Verifier:
         asker = asker_qualifiers(request.question)
         entities_of = functools.lru_cache(maxsize=64)(lambda text: extract_entities(text, self.analyzer))
         pairs = prepared.pairs()
-        dated_sentences = {c.sentence for c in prepared.claims if c.sentence and any(f.kind == "date" for f in c.facts)}
+        dated_sentences = {c.sentence for c in prepared.claims if c.sentence and names_a_date(c.facts)}
         # The years of each answer sentence: every claim cut from it speaks of them.
         sentence_years: dict[str, set[int]] = {}
         for c in prepared.claims:
@@ -267,7 +267,8 @@ class Verifier:
                                 entities_of=entities_of, question=request.question or "",
                                 earlier_answer=request.answer[: claim.start])
             report = label_claim(claim_id, claim, scored, facts, self.thresholds, language, asker=asker,
-                                 has_sources=bool(prepared.sources), only_sum=only_sum(claim, prepared.workings[i]))
+                                 has_sources=bool(prepared.sources), only_sum=only_sum(claim, prepared.workings[i]),
+                                 answer=request.answer)
             open_conflicts = unresolved(found)
             if open_conflicts and report.label == "supported":
                 # Resting on sources that disagree: show both sides, never call it supported.

@@ -80,13 +80,17 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
     # An affirmative claim clashes only with a negation in the clause it matches best, so
     # "returns are free; gift cards are not refundable" does not clash with "returns are free".
     best = closest_part(claim, span_text, clauses)
+    # (the condition may open in the clause before: "unless the employee is made redundant or cannot return")
+    at = span_text.find(best)
+    conditional_best = bool(_CONDITIONAL_NEGATION.search(normalise(best))) or (at >= 0 and any(
+        m.end() > at for m in _CONDITIONAL_NEGATION.finditer(normalise(span_text[:at + len(best)]))))
     if (relative := _RELATIVE_NEGATION.search(plain)) and (picked := plain[relative.end():].split()[:1]):
         # "any repair that isn't covered" against "any non-covered repair": the same items picked out
         if any(picked[0].lower() in scope.split() for scope in negation_scopes(best)):
             return False
     # "可以用来买股票" against "不得用于投资股票": a permission against a prohibition is opposite
     # even when the two word the rest differently.
-    if _PERMISSION.search(claim.text) and _PROHIBITION.search(best) and is_negated(best):
+    if _PERMISSION.search(claim.text) and _PROHIBITION.search(best) and is_negated(best) and not conditional_best:
         # (is_negated leaves out bounds: "must not exceed $500" prohibits nothing; the claim's
         # values are no wording to find: "可以续借一次" against "不可续借")
         wording = _PERMISSION.sub(" ", _without_values(claim))
@@ -98,7 +102,7 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
     if (_ruled_out(mine - _ruled_out_by_claim(claim.text), span_text)
             and token_recall(claim.text, span_text) >= _polarity_min_recall(claim.text)):
         return True
-    if _CONDITIONAL_NEGATION.search(normalise(best)):
+    if conditional_best:
         return False  # "lost if it has not been delivered in 30 days" states a condition, denies nothing
     if _other_side(claim, best):
         return False  # "20%以下的不予赔付" denies the other side of the claim's "超过20%"
@@ -153,7 +157,8 @@ def free_but_priced(claim: Claim, span_text: str) -> bool:
 
 
 # A clause with a condition of its own ("超过3次每次收2元手续费") charges only on that side.
-_CONDITION = re.compile(r"满|超过|超出|以上|以下|以后|之后|后|起|如|若")
+# (a place too: "九龍及港島以外地區另收車馬費" charges only outside them)
+_CONDITION = re.compile(r"满|超过|超出|以上|以下|以后|之后|后|起|如|若|以外|之外|以内|之内")
 
 
 def _charged(clause: str, fees: list[str]) -> bool:
@@ -200,7 +205,8 @@ _CONDITIONAL_NEGATION = re.compile(r"\b(?:if|unless|until|when|whenever|where|wh
                                    r"(?:如果|如|若|倘若|假如)[^，,；;。]*?[未没不]", re.IGNORECASE)
 # A relative clause picks out the items, denies nothing: "medication that isn't controlled",
 # "any hours you don't use". The source may pick them out with a negation of its own ("non-covered").
-_RELATIVE_NEGATION = re.compile(r"\b(?:who|that|which)\s+(?:is|are|was|were)(?:\s+not\b|n['’]t\b)|"
+_RELATIVE_NEGATION = re.compile(r"\b(?:who|that|which)\s+(?:is|are|was|were|will|would|does|do|can)(?:\s+not\b|n['’]t\b)|"
+                                r"\b(?:that|which)\s+(?:won['’]t|can['’]t)\b|"  # "any bleeding that won't stop"
                                 r"\b(?:any|all|every)\s+(?:\w+\s+){1,2}(?:you|they|we)\s+(?:do|did)(?:\s+not\b|n['’]t\b)",
                                 re.IGNORECASE)
 _CONTRAST = re.compile(r"\s*(?:(?:and\s+)?not\b|rather than\b|instead of\b|而不是|而非|并非|不是由|不由)", re.IGNORECASE)
@@ -275,8 +281,10 @@ def _denied_in_own_clause(claim: Claim, mine: frozenset[str], span_text: str) ->
     closest = max(token_recall(claim.text, span_text[a:b]) for a, b in parts)
     for a, b in parts:
         part = span_text[a:b]
-        if not is_negated(part) or _CONDITIONAL_NEGATION.search(normalise(part)) \
-                or token_recall(claim.text, part) < closest:
+        # (a condition may open in the clause before: "unless the employee is made redundant or cannot return")
+        conditional = any(m.end() > a for m in _CONDITIONAL_NEGATION.finditer(normalise(span_text[:b])))
+        if not is_negated(part) or conditional \
+                or _RELATIVE_NEGATION.search(normalise(part)) or token_recall(claim.text, part) < closest:
             continue
         rest = frozenset(content_tokens(span_text[:a] + " " + span_text[b:]))
         if len(mine & (frozenset(content_tokens(part)) - rest)) >= 2 and any(

@@ -19,7 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from extractors import Claim, Fact
+from extractors import Claim, Fact, extract_dates
+from extractors.dates import weekday_set
 from extractors.qualifiers import Qualifier, clauses, find_qualifiers, qualifiers_agree, sentences
 from extractors.schema import QualifierValue
 from extractors.text import normalise
@@ -48,7 +49,8 @@ def check_qualifiers(claim: Claim, facts: list[FactResult], candidates: list[Can
     results: list[FactResult] = []
     for slot in dict.fromkeys(q.slot for q in own):
         mine = [q for q in own if q.slot == slot]
-        for place in (_matter_places(claim, mine, support) if slot == "agent" else []) + places:
+        extra = (_matter_places(claim, mine, support), _doing_places(claim, mine, candidates)) if slot == "agent" else ([], [])
+        for place in extra[0] + places + extra[1]:
             theirs = [q for q in find_qualifiers(place.text) if q.slot == slot]
             if slot == "role":
                 theirs = _same_action(claim.source_text, mine, place.text, theirs)
@@ -100,18 +102,44 @@ def _matter_places(claim: Claim, mine: list[Qualifier], support: Candidate | Non
     if len(parts) < 2:
         return []
 
-    def without_doers(piece: str, doers: list[Qualifier], offset: int = 0) -> str:
-        for q in sorted(doers, key=lambda q: -q.start):
-            piece = piece[: q.start - offset] + " " + piece[q.end - offset :]
-        return piece
-
-    matter = without_doers(claim.source_text, mine)
-    scores = sorted(((token_recall(matter, without_doers(text[a:b], [t for t in theirs if a <= t.start < b], a)), (a, b))
+    matter = _without(claim.source_text, mine)
+    scores = sorted(((token_recall(matter, _without(text[a:b], [t for t in theirs if a <= t.start < b], a)), (a, b))
                      for a, b in parts), reverse=True)
     if scores[0][0] <= scores[1][0]:
         return []
     a, b = scores[0][1]
     return [_Place(support.span.source_id, text[a:b])]
+
+
+def _doing_places(claim: Claim, mine: list[Qualifier], candidates: list[Candidate]) -> list[_Place]:
+    """Clauses of the relevant spans in which someone does the claim's action to the claim's
+    matter, when the evidence the claim rests on names no doer: "考试合格后由市应急管理局核发特种作业
+    操作证" for "考试合格后由金焊职业培训学校直接发特种作业操作证", supported by a sentence that only says
+    the school runs the course."""
+    matter = _without(claim.source_text, mine)
+    found: list[_Place] = []
+    for cand in sorted(candidates, key=lambda c: -c.relevance):
+        if cand.relevance < DOING_RELEVANCE or len(sentences(cand.span.text)) > 1:
+            continue
+        text = cand.span.text
+        theirs = _same_doing(mine, [q for q in find_qualifiers(text) if q.slot == "agent"])
+        for a, b in clauses(text):
+            here = [t for t in theirs if a <= t.start < b]
+            if here and token_recall(matter, _without(text[a:b], here, a)) >= DOING_MATTER_RECALL:
+                found.append(_Place(cand.span.source_id, text[a:b]))
+    return found
+
+
+DOING_RELEVANCE = 0.35
+DOING_MATTER_RECALL = 0.6
+
+
+def _without(piece: str, doers: list[Qualifier], offset: int = 0) -> str:
+    """`piece` with the doers' names blanked out (`offset`: where `piece` starts in the text the
+    doers were found in)."""
+    for q in sorted(doers, key=lambda q: -q.start):
+        piece = piece[: q.start - offset] + " " + piece[q.end - offset :]
+    return piece
 
 
 def asker_qualifiers(question: str | None) -> dict[str, set[str]]:
@@ -120,7 +148,18 @@ def asker_qualifiers(question: str | None) -> dict[str, set[str]]:
     for q in find_qualifiers(question or ""):
         if q.slot in ASKER_SLOTS:
             found.setdefault(q.slot, set()).add(q.value)
+    # The days the asker asks about: "想报周末银碗课" (weekdays as "5,6", Monday 0)
+    for days in _weekday_sets(question or ""):
+        found.setdefault(ASKER_DAYS, set()).add(",".join(map(str, sorted(days))))
     return found
+
+
+ASKER_DAYS = "weekdays"
+
+
+def _weekday_sets(text: str) -> list[frozenset[int]]:
+    return [days for f in extract_dates(text) if f.value.granularity == "weekday_range"  # type: ignore[union-attr]
+            and (days := weekday_set(f.value))]  # type: ignore[arg-type]
 
 
 def applies_to_asker(claim: Claim, span_text: str, asker: dict[str, set[str]] | None) -> bool:
@@ -128,7 +167,9 @@ def applies_to_asker(claim: Claim, span_text: str, asker: dict[str, set[str]] | 
     leaves implicit: the enterprise rule is no evidence for a personal customer's answer."""
     if not asker:
         return True
-    own = {q.slot for q in find_qualifiers(claim.source_text)}
+    if not _for_the_askers_days(claim, span_text, asker.get(ASKER_DAYS, set())):
+        return False
+    own = {q.slot for q in find_qualifiers(claim.source_text)} | {ASKER_DAYS}
     # In a window of several sentences, the one that states the claim decides.
     stated = closest_part(claim, span_text, sentences)
     theirs: dict[str, set[str]] = {}
@@ -138,6 +179,22 @@ def applies_to_asker(claim: Claim, span_text: str, asker: dict[str, set[str]] | 
                for slot, values in asker.items() if slot not in own)
 
 
+
+
+# Days a claim may name that the date extractor reads as no weekdays: "假日最少要訂20桌"
+_DAY_WORDS = re.compile(r"假日|假期|節日|节日|holidays?\b|bank holiday", re.IGNORECASE)
+
+
+def _for_the_askers_days(claim: Claim, span_text: str, asked: set[str]) -> bool:
+    """False when the clause of the span that states the claim is for other days of the week
+    than the question asks about, and the claim names no days itself: "学生凭学生证报名平日晚课可享
+    八折" is no evidence of a student discount on the weekend class the asker wants."""
+    if not asked or _DAY_WORDS.search(claim.source_text) or any(
+            f.kind == "date" and f.value.granularity == "weekday_range" for f in claim.facts):  # type: ignore[union-attr]
+        return True
+    wanted = [frozenset(int(d) for d in days.split(",")) for days in asked]
+    theirs = _weekday_sets(closest_part(claim, span_text, clauses))
+    return not theirs or any(t & w for t in theirs for w in wanted)
 
 
 # "X 也可以 Y", "X can also Y": the answer extends a rule to X. Small models read "试用期员工也可以
@@ -160,6 +217,8 @@ def unstated_subject(claim: Claim, span_text: str) -> str | None:
     m = _ADDITIVE.search(text)
     if m is None:
         return None
+    if re.search(r"[，,；;]\s*$", text[:m.start()]):
+        return None  # "首稿设计免费，还能免费改三次": 还 adds to the clause before, not to a subject
     subject = _AUXILIARY.sub("", text[:m.start()].strip(" ，,、：:"))
     rest = text[m.end():]
     if not content_tokens(subject) or not content_tokens(rest):

@@ -16,7 +16,9 @@ from extractors.qualifiers import clauses, is_negated
 from verifier.segment import Span
 
 _OTHERWISE = re.compile(r"否则|否則|不然|\botherwise\b|\bor else\b", re.IGNORECASE)
-_THEREAFTER = re.compile(r"\s*(?:之后|之後|此后|此後|其后|其後|after that\b|thereafter\b|beyond that\b)", re.IGNORECASE)
+# (and beyond a distance: "free within 20 miles; further away there is a £75 fee")
+_THEREAFTER = re.compile(r"\s*(?:之后|之後|此后|此後|其后|其後|after that\b|thereafter\b|beyond (?:that|this)\b|"
+                         r"(?:further|farther) (?:away|out)\b|超出范围|超出範圍|范围以外|範圍以外)", re.IGNORECASE)
 
 
 def bound_from_other_side(fact: Fact, rivals: list[Fact], span: Span, claim: Claim) -> Fact | None:

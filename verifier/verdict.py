@@ -64,10 +64,12 @@ def label_claim(
     has_sources: bool = True,
     asker: dict[str, set[str]] | None = None,
     only_sum: bool = False,
+    answer: str = "",
 ) -> ClaimReport:
     """`asker`: qualifiers the question states about the asker (slot -> values), for claims
     that leave them implicit ("我是个人用户……" then "退货前需要先申请授权码"). `only_sum`: the
-    claim is nothing but a value it works out ("三台加起来440元"), which the model cannot judge."""
+    claim is nothing but a value it works out ("三台加起来440元"), which the model cannot judge.
+    `answer`: the whole answer, which may state the claim's condition elsewhere."""
     current = [s for s in scored if s.current and applies_to_asker(claim, s.candidate.span.text, asker)]
     # A span that shares almost no words with the claim cannot support it, whatever the model
     # says: small cross-encoders are overconfident on unrelated text in the same register.
@@ -151,7 +153,8 @@ def label_claim(
 
     # (a comparison's limit or category range is no condition the claim leaves out)
     if label == "supported" and (pinned or best) is not None and not (comparison and pinned is limit_span):
-        narrower = _says_more(claim, (pinned or best).candidate.span, facts, asker, language)  # type: ignore[union-attr]
+        narrower = _says_more(claim, (pinned or best).candidate.span, facts, asker, language,  # type: ignore[union-attr]
+                              answer)
         if narrower is None and (case := other_case(claim, (pinned or best).candidate.span,  # type: ignore[union-attr]
                                                     [s.candidate.span for s in current])) is not None:
             own = _own_case(case[1], grounded, thresholds)
@@ -187,7 +190,7 @@ def _own_case(span: Span, grounded: list[ScoredCandidate], thresholds: Threshold
 
 
 def _says_more(claim: Claim, span: Span, facts: list[FactResult], asker: dict[str, set[str]] | None,
-               language: str) -> str | None:
+               language: str, answer: str = "") -> str | None:
     """Why the span a supported claim rests on says less than the claim, or None: the claim
     extends the rule to someone the span does not name, adds an alternative, takes a value the
     span reserves for a tier, or drops the span's condition."""
@@ -201,7 +204,7 @@ def _says_more(claim: Claim, span: Span, facts: list[FactResult], asker: dict[st
         return message(language, "added_alternative", source=source, words=added)
     if (reserved := group_value(claim, facts, span, asker)) is not None:
         return message(language, "group_value", source=source, value=reserved[0], group=reserved[1])
-    if (condition := dropped_condition(claim, span, facts)) is not None:
+    if (condition := dropped_condition(claim, span, facts, answer)) is not None:
         return message(language, "dropped_condition", source=source, quote=quote(condition))
     return None
 
@@ -304,7 +307,10 @@ def _verbatim(claim: Claim, grounded: list[ScoredCandidate], thresholds: Thresho
 
 # What "only" restricts a rule to: "10% off inspections only", "only for inspections", "仅限门店自提订单".
 _ONLY = re.compile(r"(\w+)\s+only\b|\bonly\s+(?:for|to|on|in|at|with)?\s*(?:the\s+|a\s+|an\s+)?(\w+)|"
-                   r"(?:仅|只)(?:限于?|支持|适用于|对|针对)?([\u4e00-\u9fff]{2,8})", re.IGNORECASE)
+                   r"(?:仅|只)(?:限于?|支持|适用于|对|针对)?([\u4e00-\u9fff]{2,8})|"
+                   # "Prizes … are included in the Premier package": one tier's, named
+                   r"\b(?:included|available|offered)\s+(?:in|with|on)\s+(?:the|our)\s+(\w+)\s+"
+                   r"(?:package|plan|tier|membership|option|bundle|pass|ticket)s?\b", re.IGNORECASE)
 
 
 def _only_for_other(claim: Claim, span_text: str) -> bool:
@@ -313,7 +319,7 @@ def _only_for_other(claim: Claim, span_text: str) -> bool:
     "10% off the barrier", however many of its words the claim repeats."""
     mine = frozenset(content_tokens(claim.text))
     for m in _ONLY.finditer(span_text):
-        words = frozenset(content_tokens(m.group(1) or m.group(2) or m.group(3) or ""))
+        words = frozenset(content_tokens(next((g for g in m.groups() if g), "")))
         if words and not words & mine:
             return True
     return False
