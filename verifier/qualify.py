@@ -49,8 +49,10 @@ def check_qualifiers(claim: Claim, facts: list[FactResult], candidates: list[Can
     results: list[FactResult] = []
     for slot in dict.fromkeys(q.slot for q in own):
         mine = [q for q in own if q.slot == slot]
-        extra = (_matter_places(claim, mine, support), _doing_places(claim, mine, candidates)) if slot == "agent" else ([], [])
-        for place in extra[0] + places + extra[1]:
+        # (a doer is read first in the clause about the claim's matter, last in another sentence doing the same)
+        first, last = (_matter_places(claim, mine, support), _doing_places(claim, mine, candidates)) \
+            if slot == "agent" else ([], [])
+        for place in first + places + last:
             theirs = [q for q in find_qualifiers(place.text) if q.slot == slot]
             if slot == "role":
                 theirs = _same_action(claim.source_text, mine, place.text, theirs)
