@@ -64,11 +64,12 @@ _CENT = Decimal("0.01")
 
 
 def worked_out(fact: Fact, claim: Claim, earlier: str = "", question: str = "",
-               given: Fact | None = None) -> str | None:
+               givens: Sequence[Fact] = ()) -> str | None:
     """How the claim works `fact` out ("$110 × 2"), or None when it does not. `earlier`: the
     answer before the claim, whose values the claim may build on ("三台加起来440元。……打八五折，
-    所以实际是374元"). `given`: the value the source states for the claim's slot, which the claim
-    may scale by a share or count it states ("试用期员工餐补减半，也就是每月300元" against 600元)."""
+    所以实际是374元"). `givens`: values a source states for the claim's slot, which the claim may
+    scale by a share or count it states ("试用期员工餐补减半，也就是每月300元" against 600元), or
+    lessen by a saving it states; tried in order when the claim's own values give nothing."""
     target = _amount(fact)
     if target is None or fact.kind != "number":
         return None
@@ -102,12 +103,15 @@ def worked_out(fact: Fact, claim: Claim, earlier: str = "", question: str = "",
         how = next((f"{f.text} × {factor}" for f, a in ((f, _amount(f)) for f in stated if _same_kind(f, fact))
                     if a is not None and (factor := _PERIODS.get((f.value.per, fact.value.per)))  # type: ignore[union-attr]
                     and _equal(a * factor, target)), None)
-    if how is None and given is not None and given.kind == "number" and _same_kind(given, fact) \
-            and (a := _amount(given)) is not None:
+    for given in givens if how is None else ():
+        if given.kind != "number" or not _same_kind(given, fact) or (a := _amount(given)) is None:
+            continue
         how = next((f"{given.text} × {label}" for label, factor in [*((str(m), Decimal(m)) for m in counts), *shares]
                     if _equal(a * factor, target)), None)
         # "每人能便宜50元，也就是每人400元" against "每人450元": the source's price less a stated saving
         how = how or next((f"{given.text} − {t}" for t, b in same if _equal(a - b, target)), None)
+        if how is not None:
+            break
     return how
 
 
@@ -173,12 +177,12 @@ def _worked_out(result: FactResult, claim: Claim, earlier_answer: str, question:
     if result.status == "matched" or result.fact.kind != "number" or result.past:
         return result
     if result.status == "mismatched":
-        givens = [result.evidence]
+        givens = [result.evidence] if result.evidence is not None else []
     else:
         per = getattr(result.fact.value, "per", None)
-        givens = [None, *(f for span in spans for f in span.facts if f.kind == "number"
-                          and isinstance(f.value, Quantity) and f.value.per == per and _same_kind(f, result.fact))]
-    how = next((h for given in givens if (h := worked_out(result.fact, claim, earlier_answer, question, given))), None)
+        givens = [f for span in spans for f in span.facts if f.kind == "number"
+                  and isinstance(f.value, Quantity) and f.value.per == per and _same_kind(f, result.fact)]
+    how = worked_out(result.fact, claim, earlier_answer, question, givens)
     return result if how is None else FactResult(result.fact, "matched", None, how)
 
 

@@ -174,8 +174,6 @@ def dropped_condition(claim: Claim, span: Span, facts: list[FactResult], answer:
     threshold anywhere ("每人三百八十元。……需要年满十四周岁"), an "if" clause in the sentence before
     the claim's ("With an INR between 5.0 and 7.9 and no bleeding, he shouldn't take his next
     dose. The clinic should be called the same day")."""
-    previous = previous_sentence(answer, claim.start) if answer else ""
-    elsewhere = [f for f in extract_numbers(answer) if f.kind == "number"] if answer else []
     parts = clauses(span.text)
     if not parts:
         return None
@@ -193,7 +191,7 @@ def dropped_condition(claim: Claim, span: Span, facts: list[FactResult], answer:
                                                and span.text.startswith("的", fact.end - span.start))
         if (threshold and a <= fact.start - span.start < b and (fact.start, fact.end) not in matched
                 and _plain_number(fact) not in said_digits and not _one_of_requirements(claim, span, fact)
-                and not any(compare_facts(fact, f) == "equal" for f in elsewhere)):
+                and not any(f.kind == "number" and compare_facts(fact, f) == "equal" for f in extract_numbers(answer))):
             return span.text[a:b].strip()
     # "free across mainland UK; Highlands and islands pay £6": where it is free, beside a price elsewhere,
     # when the claim's sentence names none of it
@@ -211,7 +209,8 @@ def dropped_condition(claim: Claim, span: Span, facts: list[FactResult], answer:
         # "within 72 hours of a confirmed breach" states "If a breach ... is confirmed" in other words.
         if condition and token_recall(english_number_words(condition), said) < CONDITION_STATED_RECALL \
                 and not _led_by(said, condition) \
-                and token_recall(english_number_words(condition), english_number_words(normalise(previous))) \
+                and token_recall(english_number_words(condition),
+                                 english_number_words(normalise(previous_sentence(answer, claim.start)))) \
                 < CONDITION_STATED_RECALL:
             return part
     return None
