@@ -188,6 +188,8 @@ GOLD_SETS = {
     "decision_aa": ("decision_gold_aa.jsonl", decision_metrics),
     "engine_ab": ("engine_gold_ab.jsonl", claim_metrics),
     "decision_ab": ("decision_gold_ab.jsonl", decision_metrics),
+    "engine_ac": ("engine_gold_ac.jsonl", claim_metrics),
+    "decision_ac": ("decision_gold_ac.jsonl", decision_metrics),
 }
 
 
