@@ -54,7 +54,7 @@ def _subject_of(verb: Token) -> Token | None:
         for child in verb.children:
             if child.dep_ in _SUBJ:
                 return child
-        if verb.dep_ != "conj" or verb.head is verb:
+        if verb.dep_ != "conj" or verb.head.i == verb.i:
             return None
         verb = verb.head
 
@@ -79,6 +79,19 @@ def _en_prefix(doc: Doc, head: Token, verb: Token, offset: int, original: str, f
 _CONDITION_MARKS = frozenset({"if", "unless", "when", "whenever", "once"})
 
 
+def _listed_noun_read_as_verb(verb: Token) -> bool:
+    """A bare verb form without a helper, joined to a verb of another form: the tagger's reading
+    of a listed noun ("not allowed in the pods, shower blocks or play area" tags shower and play
+    as verbs). A real second clause agrees in form ("Open the windows and switch off the gas")."""
+    if verb.tag_ != "VB" or any(c.dep_ in ("aux", "auxpass") for c in verb.children) or verb.i + 1 >= len(verb.doc):
+        return False
+    head, before, after = verb.head, verb.doc[verb.i - 1], verb.doc[verb.i + 1]
+    if head.dep_ == "conj" and head.head.i < head.i and _listed_noun_read_as_verb(head):
+        return True  # "… shower blocks or play area": the list goes on
+    # (a list item follows a comma, and its "object" is the noun it qualifies: "shower blocks")
+    return head.tag_ not in ("VB", "MD") and before.text == "," and after.pos_ == "NOUN" and after.head.i == verb.i
+
+
 def _in_condition(verb: Token) -> bool:
     """Whether `verb` joins a condition ("If he starts bleeding and it won't stop, call 999"):
     the condition is one, and its parts are no claims (the parse may also hang the main clause
@@ -86,7 +99,7 @@ def _in_condition(verb: Token) -> bool:
     while True:
         if any(c.dep_ == "mark" and c.lower_ in _CONDITION_MARKS for c in verb.children):
             return True
-        if verb.dep_ != "conj" or verb.head is verb:
+        if verb.dep_ != "conj" or verb.head.i == verb.i:
             return False
         verb = verb.head
 
@@ -98,7 +111,7 @@ def en_parts(doc: Doc, offset: int, original: str) -> list[Part]:
     cuts: list[tuple[int, int, Token | None, Token | None, int]] = []
     for tok in doc:
         if tok.dep_ == "conj" and _is_verb(tok) and _is_verb(tok.head) and tok.head.i < tok.i \
-                and not _in_condition(tok):
+                and not _in_condition(tok) and not _listed_noun_read_as_verb(tok):
             between = [c for c in tok.head.children if c.dep_ in ("cc", "punct") and c.i < tok.left_edge.i]
             if not between or between[-1].i <= tok.head.i:
                 continue
@@ -140,12 +153,21 @@ def en_parts(doc: Doc, offset: int, original: str) -> list[Part]:
         rest_gap = gapped is not None and cut == gapped.cut[0]
         carry = gapped.prefix if rest_gap else \
             "" if verb is None else _en_prefix(doc, head, verb, offset, original, first_token)
-        if carry is None or not _checkable_en(doc, start, cut) or not (rest_gap or _checkable_en(doc, nxt, following)):
+        if carry is None or not _checkable_en(doc, start, cut) or not (rest_gap or _checkable_en(doc, nxt, following)) \
+                or _refers_back(doc, head, nxt, following):
             continue
         parts.append(Part(offset + start, offset + cut, prefix))
         start, prefix = nxt, carry
     parts.append(Part(offset + start, offset + length, prefix))
     return parts
+
+
+def _refers_back(doc: Doc, head: Token | None, lo: int, hi: int) -> bool:
+    """Whether the clause's object is "them" for the things the clause before is about ("Spray tans
+    are £25 a session and you can book them at Chippenham"): cut off, it would say nothing of them."""
+    subject = _subject_of(head) if head is not None else None
+    return subject is not None and subject.tag_ in ("NNS", "NNPS") \
+        and any(t.lower_ == "them" and t.dep_ in ("dobj", "pobj", "obj") for t in doc if lo <= t.idx < hi)
 
 
 _REST = frozenset({"rest", "balance", "remainder"})

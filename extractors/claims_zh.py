@@ -205,8 +205,15 @@ def _age_premise(piece: _Piece, norm: str) -> bool:
 _PLACE_PREMISE = re.compile(r"(?:你|您|我)(?:们|們|哋|家|公司)?(?:住)?(?:在|喺|係)[\u4e00-\u9fff]{1,8}" + _END)
 
 
+# "您母亲已经头晕，到了室外请立即拨打120": what the asker says has happened, restated as the case the
+# next clause answers
+_STATE_PREMISE = re.compile(r"(?:你|您|我)(?:们|們|哋|家)?(?:的)?[\u4e00-\u9fff]{0,3}?(?:已经|已經|有点|有點|一直|刚刚|剛剛)"
+                            r"(?!.*(?:可以|可|能|需要|须|應|应|要|[0-9一二两三四五六七八九十百千万]))[\u4e00-\u9fff]{1,8}" + _END)
+
+
 def _premise(piece: _Piece, norm: str) -> bool:
-    return _age_premise(piece, norm) or _PLACE_PREMISE.fullmatch(norm, piece.core, piece.end) is not None
+    return _age_premise(piece, norm) or _PLACE_PREMISE.fullmatch(norm, piece.core, piece.end) is not None \
+        or _STATE_PREMISE.fullmatch(norm, piece.core, piece.end) is not None
 
 
 # "成交价不到一百万的，买方服务费最少一万五": a "……的" with no copula names whom the next clause

@@ -42,6 +42,7 @@ Comparison = Literal["equal", "compatible", "close", "different"]
 # unit -> (conversion dimension, factor to the dimension's base unit)
 _CONVERT: dict[str, tuple[str, Decimal]] = {
     "m": ("length", Decimal(1)), "km": ("length", Decimal(1000)), "cm": ("length", Decimal("0.01")),
+    "mile": ("length", Decimal("1609.344")), "kW": ("power", Decimal(1000)), "MW": ("power", Decimal(1000000)),
     "g": ("mass", Decimal(1)), "kg": ("mass", Decimal(1000)),
     "millisecond": ("time", Decimal("0.001")), "second": ("time", Decimal(1)), "minute": ("time", Decimal(60)),
     "hour": ("time", Decimal(3600)), "day": ("time", Decimal(86400)), "week": ("time", Decimal(604800)),

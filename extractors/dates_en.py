@@ -92,6 +92,9 @@ _PART_THEN_HOURS = re.compile(r"(?i:\b(?P<part>morning|afternoon|evening|night)s
                               r"(?P<b>1[0-2]|0?[1-9])(?::(?P<bm>[0-5]\d))?\b"
                               r"(?![:\d]|[ ]*(?i:[ap]\.?m\b|o'clock|hours?|hrs?|minutes?|mins?|days?|weeks?|years?|people|%))",
                               re.ASCII)
+# "from 7 to 10pm", "6:30 to 9:30pm": the first time takes the half of the day the second names
+_HOUR_TO_TIME = re.compile(rf"(?<![\w.:$£€])(?P<a>1[0-2]|0?[1-9])(?::(?P<am>[0-5]\d))?[ ]*(?i:to|-|–|until|till)[ ]*"
+                           rf"(?P<b>1[0-2]|0?[1-9])(?::(?P<bm>[0-5]\d))?[ ]?{_AMPM}", re.ASCII)
 # "before 8 in the morning", "6 o'clock in the evening", "at 10 at night"
 _TIME_OF_DAY = re.compile(r"(?<![\w.:$£€])(?P<h>1[0-2]|0?[1-9])(?:[ ]?o'clock)?[ ]+(?i:in[ ]+the[ ]+(?P<part>morning|afternoon|evening)"
                           r"|at[ ]+(?P<night>night))\b", re.ASCII)
@@ -180,6 +183,13 @@ def _quarters(n: str) -> Iterator[Cand]:
 
 
 def _times(n: str) -> Iterator[Cand]:
+    for m in _HOUR_TO_TIME.finditer(n):  # (first: on the same span as a bare "6:30", it knows the half of the day)
+        first, second = (int(m["a"]) % 12, int(m["am"] or 0)), (int(m["b"]) % 12, int(m["bm"] or 0))
+        pm = m["ap"][0] in "pP"
+        # ("10 to 2pm" starts in the morning; "10 to 2am" the night before)
+        later = pm if first <= second else not pm
+        yield Cand(m.start("a"), m.end("am") if m["am"] else m.end("a"), "time", hour=first[0] + (12 if later else 0),
+                   minute=first[1])
     for m in _TIME_24.finditer(n):
         h, mi = int(m["h"]), int(m["mi"])
         h = _ampm(h, m["ap"]) if m["ap"] else (0 if h == 24 and mi == 0 else h)

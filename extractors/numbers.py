@@ -302,6 +302,7 @@ _NOTHING_AFTER = re.compile(r"\s*(?:[.,;:!?)]|$)")
 # A bound whose subject is "no ..." is denied: "no seat is more than 5 years old" is "at most 5".
 _NO_SUBJECT = re.compile(r"(?<![A-Za-z])" + NO_SUBJECT + "$", re.IGNORECASE)
 _DENIED_BOUND = {"gt": "le", "ge": "lt"}
+_VALUE_NEXT = re.compile(r"\s*(?:[\d一二两兩三四五六七八九十]|人民币|新台币|港币)")
 
 
 def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | None:
@@ -325,7 +326,9 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
     p = _patterns()
     if pre and pre.group("per"):
         per = PER_WORDS[pre.group("perw")]  # "每人每晚": the nearest rate word is the slot's
-    if (pm := p["per"].match(n, end, hi)) and (currency or unit or pm.group("m").lower() not in ("a", "an", "一", "for the", "for a")):
+    # ("1500个单位每单位8元": a rate word right before another value is that value's)
+    if (pm := p["per"].match(n, end, hi)) and (currency or unit or pm.group("m").lower() not in ("a", "an", "一", "for the", "for a")) \
+            and not (pm.group("m") == "每" and _VALUE_NEXT.match(n, pm.end(), hi)):
         per, end = PER_WORDS[phrase_key(pm.group("p"))], pm.end()  # "3 a day" is too loose without a unit
     if pre and pre.group("cmp"):
         comparator = CMP_PREFIX[phrase_key(pre.group("cmp"))]
@@ -390,7 +393,7 @@ def _dimension_unit(n: str, end: int, hi: int) -> str | None:
 
 
 # (not "one and a half times": a multiplier the answer works with, verifier.arithmetic)
-_AND_A_HALF_EN = re.compile(r"[ ]+and[ ]+a[ ]+half\b(?![ ]+times\b)", re.IGNORECASE)
+_AND_A_HALF_EN = re.compile(r"(?:[ ]+|-)and(?:[ ]+|-)a(?:[ ]+|-)half\b(?![ ]+times\b)", re.IGNORECASE)
 # "一年半": the half after the unit ("一个半小时", with 个 between, is numbers_words.and_a_half)
 _HALF_AFTER_UNIT = re.compile(r"(?<=[年天日月时])半(?![价年月天日小时折])")
 _FEE_NAME = re.compile(r"费|租|卡|票|薪|会费")

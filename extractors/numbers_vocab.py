@@ -55,6 +55,7 @@ UNITS = _expand(
         "year": ("years", "year", "yrs", "年", "周岁", "岁"),  # 岁: an age, like "18 years old"
         "night": ("nights", "night", "晚", "夜", "间夜"),
         "km": ("kilometres", "kilometers", "kilometre", "kilometer", "km", "公里", "千米"),
+        "mile": ("miles", "mile"),  # how far out a yard or house is: "more than 25 miles from Hexham"
         "m": ("metres", "meters", "metre", "meter", "m", "米", "公尺"),  # 公尺: Taiwan's metre
         "kg": ("kilograms", "kilogram", "kilos", "kilo", "kg", "公斤", "千克"),
         "cm": ("centimetres", "centimeters", "centimetre", "centimeter", "cm", "公分", "厘米"),
@@ -77,15 +78,20 @@ UNITS = _expand(
         "piece": ("颗", "粒"),  # 一百颗练习球
         "barrel": ("桶",),  # 一百桶水票
         "pair": ("双",),  # 两双运动鞋
-        "lesson": ("节课", "堂课"),  # 十节课 (not a bare 节: "一节半小时" is one half-hour lesson)
+        "lesson": ("节课", "堂课", "次课"),  # 十节课, 共8次课 (not a bare 节: "一节半小时" is one half-hour lesson)
         "sheet": ("张",),  # tickets, vouchers, cards: 两张免费升级券
         "copy": ("copies", "copy", "册", "冊", "本"),  # books: 精装书10册, 三本书
+        "plant": ("株",),  # plants, and hair grafts: 1,000株以上
+        "unit": ("个单位", "個單位", "单位", "單位"),  # follicular units: 1500单位以内
         "floor": ("层", "楼"),  # 门诊楼三层, 3楼
         "variety": ("款",),  # products, wines, set menus: 四款葡萄酒, 两款套餐
         "transaction": ("transactions", "transaction", "笔"),
         "call": ("calls", "call", "通"),  # answered calls: 含200通来电, "120 answered calls" (not 通 in 通知: after a number only)
         "point": ("points", "point", "个积分", "积分"),  # loyalty points: 8000积分一晚
         "kWh": ("kilowatt-hours", "kilowatt hours", "kilowatt-hour", "kilowatt hour", "kwh", "千瓦时", "度"),
+        # installed capacity: "装机2兆瓦", "1兆瓦及以上"
+        "MW": ("megawatts", "megawatt", "mw", "兆瓦"),
+        "kW": ("kilowatts", "kilowatt", "kw", "千瓦"),
         # floor area: "100平方米以内", colloquially "90平"
         "m2": ("square metres", "square meters", "square metre", "square meter", "sq m", "m²", "sqm", "平方米",
                "平方公尺", "平米", "平方", "平"),
@@ -121,6 +127,8 @@ PER_WORDS = _expand(
         "kg": ("kg", "公斤"),
         "litre": ("litre", "liter", "公升", "升"),
         "kWh": ("kwh", "kilowatt-hour", "千瓦时", "度"),  # electricity: 每度 = per kWh
+        "plant": ("株",),  # hair grafts: 每株50元
+        "unit": ("单位", "單位"),  # 每单位8元
     }
 )
 
@@ -181,6 +189,7 @@ CMP_PREFIX = _expand(
                "不应少于", "不应低于", "至少", "最少", "最低",
                "起码", "满", "from age"),
         "lt": ("less than", "fewer than", "under", "below", "before age", "younger than", "<", "低于", "少于", "不到", "不足", "未满",
+               "未达到", "未達到", "未达", "未達",
                "不够", "唔够", "唔夠"),  # 唔够: Cantonese 不够
         "gt": ("more than", "over", "above", "beyond", "exceeding", "exceeds", "greater than", "in excess of", "older than", ">", "超过",
                "高于", "多于", "大于", "超出", "逾"),
@@ -192,9 +201,9 @@ NO_SUBJECT = r"no(?:\s+[A-Za-z'-]+){1,3}\s+(?:is|are|was|were|will\s+be|can\s+be
 
 CMP_SUFFIX = _expand(
     {
-        "le": ("or less", "or fewer", "or below", "or under", "or younger", "and under", "and below", "and younger", "max", "at most", "以内", "以下", "之内", "内",
+        "le": ("or less", "or fewer", "or shorter", "or below", "or under", "or younger", "and under", "and below", "and younger", "max", "at most", "以内", "以下", "之内", "内",
                "封顶", "为限"),
-        "ge": ("or more", "or above", "or greater", "or older", "or over", "and over", "and older", "and above",
+        "ge": ("or more", "or longer", "or above", "or greater", "or older", "or over", "and over", "and older", "and above",
                "and up", "and upwards", "or upwards", "upwards", "at least", "minimum", "或以上",
                "及以上", "以上", "起"),
     }

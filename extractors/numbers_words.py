@@ -15,7 +15,8 @@ from extractors.schema import Fact, Quantity
 def mentions_values_in_words(text: str) -> bool:
     """Whether `text` may hold a value said only in words (a quick check before a full scan)."""
     return bool(_RELATIVE_DAY.search(text) or _TIMES_WORD.search(text) or _A_UNIT.search(text) or _YEAR_TERM.search(text)
-                or _LASTS_A_UNIT.search(text) or _A_UNIT_AHEAD.search(text) or _A_UNITS_WORTH.search(text) or _FRACTION.search(text)
+                or _LASTS_A_UNIT.search(text) or _A_UNIT_AHEAD.search(text) or _A_UNITS_WORTH.search(text)
+                or _A_UNIT_TO.search(text) or _A_COUPLE.search(text) or _FRACTION.search(text)
                 or _EVERY_DAY_OF_WEEK.search(text) or _PAY_MULTIPLE.search(text))
 
 
@@ -63,6 +64,13 @@ _LASTS_A_UNIT = re.compile(r"\b(?:lasts?|lasting|valid for|good for|takes?|takin
 # "booked a day in advance", "a week ahead": one unit of time, as a notice period.
 _A_UNIT_AHEAD = re.compile(r"\b(?<!half )(?P<d>(?:a|an|one)\s+(?P<u>hour|day|business day|working day|week|fortnight|month))"
                            r"\s+(?:in advance|ahead|beforehand)\b", re.IGNORECASE)
+# "within a couple of working days": two of a unit of time.
+_A_COUPLE = re.compile(r"\b(?:(?P<c>within|up to|at least|at most|no more than|more than|less than)\s+)?a couple of\s+"
+                       r"(?P<u>minutes|hours|days|business days|working days|weeks|months|years)\b", re.IGNORECASE)
+# "a fortnight to pay it", "a week to return it": one unit of time, as the time allowed.
+_A_UNIT_TO = re.compile(r"\b(?P<d>(?:a|an|one)\s+(?P<u>hour|day|business day|working day|week|fortnight|month|year))"
+                        r"\s+to\s+(?:pay|respond|reply|return|decide|cancel|complete|claim|appeal|apply|send|submit|"
+                        r"book|collect|change)\b", re.IGNORECASE)
 # "a day's notice", "a month's rent": one unit of time, as what something is worth.
 _A_UNITS_WORTH = re.compile(r"\b(?P<d>(?:a|an|one)\s+(?P<u>hour|day|week|fortnight|month|year))['’]s\s+"
                             r"(?:notice|warning|rent|pay|salary|wages)\b", re.IGNORECASE)
@@ -111,6 +119,10 @@ def values_in_words(text: str, n: str, facts: list[Fact], blocked: list[tuple[in
             share = Decimal(100 * top) / bottom
             share = share.quantize(Decimal(1) if share == share.to_integral_value() else Decimal("0.01"))
             found.append((m, Quantity(value=share, unit="percent")))
+    for m in _A_COUPLE.finditer(n):
+        word = phrase_key(m.group("c") or "")
+        found.append((m, Quantity(value=Decimal(2), unit=UNITS[phrase_key(m.group("u"))],
+                                  comparator=CMP_PREFIX[word] if word else "eq")))
     for m in _PAY_MULTIPLE.finditer(n):
         found.append((m, Quantity(value=_MULTIPLES[phrase_key(m.group(0))], unit="times")))
     for m in _EVERY_DAY_OF_WEEK.finditer(n):
@@ -125,7 +137,8 @@ def values_in_words(text: str, n: str, facts: list[Fact], blocked: list[tuple[in
         value, unit = _one(m.group("u"))
         spans.append((m.start("d"), m.end("d"), Quantity(value=value, unit=unit)))
     spans += [(m.start(), m.end(), q) for m, q in found]
-    for m in (*_A_UNITS_WORTH.finditer(n), *_A_UNIT_AHEAD.finditer(n)):  # (after "at least a week", which holds it)
+    # (after "at least a week", which holds it)
+    for m in (*_A_UNITS_WORTH.finditer(n), *_A_UNIT_AHEAD.finditer(n), *_A_UNIT_TO.finditer(n)):
         value, unit = _one(m.group("u"))
         spans.append((m.start("d"), m.end("d"), Quantity(value=value, unit=unit)))
     out = []

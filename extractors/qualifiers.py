@@ -109,7 +109,9 @@ _NEGATION_EN = re.compile(r"\b(?:not|no(?!-[a-z])|never|none|nothing|neither|nor
 # Words that contain a Chinese negation character without negating anything.
 _ZH_NOT_NEGATION = ("不仅", "不但", "不过", "不断", "不久", "不少", "不错", "不同", "无论", "非常", "未来",
                     "无理由", "毫无疑问", "不管", "不超过", "不高于", "不低于", "不少于", "不多于", "不大于", "不小于",
-                    "不足", "不到", "未满", "不满", "未超过", "不迟于", "不早于", "无息",  # 无息退还: refunded without interest
+                    "不足", "不到", "未满", "不满", "未达到", "未達到", "未达", "未達", "未超过", "不迟于", "不早于",
+                    "无息",  # 无息退还: refunded without interest
+                    "不用钱", "不用錢", "不要钱", "不要錢",  # 都不用钱: free, as 免费 says it
                     "无误", "没问题", "没有问题",  # 验车无误 / 验车没问题: the check found nothing wrong
                     "无损", "無損", "没有损坏", "沒有損壞", "没损坏", "沒損壞", "无异常", "無異常",  # 验收无损(坏) says the same
                     # Bounds under a modal: 不能少于5万元 is 不低于5万元.
@@ -123,7 +125,10 @@ _NEGATION_ZH = re.compile(r"[不没无未非勿禁唔冇]|拒绝|不得|免于")
 # "and" starts a clause only before a modal or auxiliary ("must be 14 characters long and must
 # not reuse ..."); "gift cards and software are non-refundable" stays one clause.
 # (a comma between digits groups thousands: "新台幣1,500元" is one clause)
+# ("20 or more", "6 hours or longer" are one bound, not two clauses)
 _CLAUSE_BREAK = re.compile(r"[;；，。!！?？]|(?<!\d),|,(?!\d{3}(?!\d))|\.(?:\s|$)|\s(?:or|but|while|whereas)\s"
+                           r"(?!(?:(?<=\d\sor\s)|(?<=s\sor\s))(?:more|less|fewer|over|under|above|below|older|younger|"
+                           r"longer|greater|higher|lower)\b)"
                            r"|\sand\s(?=(?:must|may|can|cannot|should|shall|will|is|are|does|do|has|have)\b)")
 _SENTENCE_END = re.compile(r"[。！？!?；;]|\.(?:\s|$)")
 

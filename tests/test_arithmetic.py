@@ -26,6 +26,12 @@ def _worked(analyzer, answer: str, value: str, question: str = "") -> str | None
     ("每人先付新台幣300元訂金，10個人就是3,000元。", "3,000元", "", "新台幣300元 × 10"),
     ("中介费按一个月工资的一半收，7000元月薪就是3500元。", "3500元", "", "7000元 × 一半"),
     ("运动鞋每双39元，两双是78元。", "78元", "", "每双39元 × 2"),
+    # a count in Traditional script, a bare 元 in the currency the rest of the claim names, a total without its 元
+    ("號牌一面450元，一組兩面就是新台幣九百元。", "新台幣九百元", "", "450元 × 2"),
+    ("一次植一千株以上就全部以每株50元計算，1,200株是新台幣六萬元。", "新台幣六萬元", "", "每株50元 × 1200"),
+    ("前1500个单位每单位8元是一万二。", "一万二", "", "每单位8元 × 1500"),
+    # what is left to pay after a subsidy
+    ("午餐一份15元，每餐可以补贴5元，自己只要付十块钱。", "十块钱", "", "15元 − 5元"),
     # How much cheaper one price is than another.
     ("单次冷疗198元，比原价298元便宜一百块。", "一百块", "", "298元 − 198元"),
     ("單件傢俬棄置每件港幣350元起，兩件就係港幣700元起。", "港幣700元起", "", "每件港幣350元起 × 2"),  # 就係: Cantonese 就是
@@ -145,6 +151,13 @@ def test_a_count_the_sum_multiplies_by_is_found_in_the_sum(analyzer):
     facts = {f.text: f for c in lexical.verify(answer, [source]).claims for f in c.facts}
     assert [facts[t].status for t in ("兩百公尺", "大約新台幣九萬元")] == ["matched", "matched"]
     assert facts["兩百公尺"].evidence_text == "每公尺新台幣四百五十元 × 200"
+    # All the units a sum adds up are counted too: two adults and a child are three people.
+    source = {"id": "S1", "text": "成人票每張新台幣899元，兒童票每張新台幣699元。"}
+    answer = "兩位大人每張新台幣899元，小孩每張699元，三人合計新台幣2,497元。"
+    facts = {f.text: f for c in lexical.verify(answer, [source]).claims for f in c.facts}
+    assert (facts["三人"].status, facts["三人"].evidence_text) == ("matched", "每張新台幣899元 × 2 + 每張699元")
+    facts = {f.text: f for c in lexical.verify(answer.replace("三人", "四人"), [source]).claims for f in c.facts}
+    assert facts["四人"].status == "missing"
 
 
 def test_a_claim_that_is_only_a_sum_rests_on_the_sentence_stating_its_amounts(analyzer):

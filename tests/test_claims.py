@@ -233,6 +233,27 @@ def test_a_pointed_thing_is_its_own_subject(analyzer: Analyzer, text: str, claim
     assert [c.text for c in split_claims(text, analyzer=analyzer)] == claims
 
 
+def test_what_the_asker_says_has_happened_is_the_condition_of_the_next_clause(analyzer):
+    claims = [c.text for c in split_claims("您母亲已经头晕，到了室外请立即拨打120。你们已经超过三十人，可以享受九折。",
+                                           analyzer=analyzer)]
+    # (a premise with a value is a claim the sources must bear out)
+    assert claims == ["您母亲已经头晕，到了室外请立即拨打120", "你们已经超过三十人", "你们可以享受九折"]
+
+
+def test_a_clause_whose_object_points_back_stays_with_the_clause_it_points_to(analyzer):
+    claims = [c.text for c in split_claims("Spray tans are £25 a session and you can book them at Chippenham. "
+                                           "Beds are £1 a minute and you can book online.", analyzer=analyzer)]
+    assert claims == ["Spray tans are £25 a session and you can book them at Chippenham", "Beds are £1 a minute",
+                      "you can book online"]
+
+
+def test_listed_nouns_the_tagger_reads_as_verbs_cut_no_clause(analyzer):
+    claims = [c.text for c in split_claims("They aren't allowed in the glamping pods, shower blocks or play area. "
+                                           "Dogs are welcome on all pitches and stay free.", analyzer=analyzer)]
+    assert claims == ["They aren't allowed in the glamping pods, shower blocks or play area",
+                      "Dogs are welcome on all pitches", "Dogs stay free"]
+
+
 def test_a_call_to_attention_goes_with_what_it_points_to(analyzer: Analyzer) -> None:
     answer = "平时要注意，雨水管道绝对不能和自来水管道直接连通。"
     assert [c.text for c in split_claims(answer, analyzer=analyzer)] == ["平时要注意，雨水管道绝对不能和自来水管道直接连通"]

@@ -37,6 +37,7 @@ def qfact(context: str = "", **kw) -> Fact:
         ("up to $300 per night", "no more than US$300 a night"),
         ("2 hours", "120 minutes"),
         ("1.5 km", "1,500 meters"),
+        ("a seven-mile line", "the 7-mile line"),
         ("两千元", "2,000元"),
         ("兩千元", "2000 元"),
         ("ten cents", "A$0.10"),                  # a bare dollar agrees with any dollar currency
@@ -115,6 +116,7 @@ def test_ranges_with_another_edge_differ():
         ("5 business days", "6 days"),
         ("一周", "5个工作日"),  # stated exactly, 7 is not 5
         ("1.2 km", "1,300 meters"),
+        ("7 miles", "7 km"),
         ("$2", "$1.50"),  # a plain price is exact: no rounding
         ("$15", "$14.99"),
     ],

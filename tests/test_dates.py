@@ -265,3 +265,13 @@ def test_bare_hours_after_a_part_of_the_day_are_times():
     assert found == [("7", 19), ("9", 21)]
     assert [(d.text, d.value.hour) for d in extract_dates("Open mornings 9 to 12.")] == [("9", 9), ("12", 12)]
     assert not [d for d in extract_dates("Allow an evening for 2 to 3 hours of work.") if d.value.granularity == "time"]
+
+
+@pytest.mark.parametrize("text, found", [
+    ("Fridays from 6:30 to 9:30pm", [("6:30", 18, 30), ("9:30pm", 21, 30)]),
+    ("Tuesdays from 7 to 10pm", [("7", 19, 0), ("10pm", 22, 0)]),
+    ("open 10 to 2pm", [("10", 10, 0), ("2pm", 14, 0)]),  # the earlier hour of the day is in the morning
+    ("from 10 to 2am", [("10", 22, 0), ("2am", 2, 0)]),   # the night before
+])
+def test_the_first_time_of_a_range_takes_the_half_of_the_day_the_second_names(text, found):
+    assert [(d.text, d.value.hour, d.value.minute) for d in extract_dates(text) if d.value.granularity == "time"] == found

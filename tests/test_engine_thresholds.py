@@ -198,6 +198,18 @@ def test_once_a_year_is_annually(lexical):
     assert [f.status for f in claim.facts] != ["matched"]
 
 
+@pytest.mark.parametrize("answer, text, found", [
+    ("It includes an inverter health check once a year.", "Plus plan: an annual inverter health check, £14 a month.",
+     "annual"),
+    ("Meals are delivered twice a week.", "Meals are delivered on Mondays and Thursdays.", "Mondays and Thursdays"),
+    ("Meals are delivered three times a week.", "Meals are delivered on Mondays and Thursdays.", None),
+])
+def test_how_often_said_as_annual_or_as_the_days_listed(lexical, answer, text, found):
+    facts = lexical.verify(answer, [{"id": "S1", "text": text}]).claims[0].facts
+    matched = [f.evidence_text for f in facts if f.kind == "number" and f.status == "matched"]
+    assert matched == ([found] if found else [])
+
+
 def test_another_requirement_is_no_condition_of_the_one_a_claim_states(lexical):
     source = {"id": "S1", "text": "Participants must be at least 14 years old and able to swim 50 metres in light "
                                   "clothing."}
@@ -224,3 +236,15 @@ def test_a_time_within_the_source_s_deadline_keeps_it(lexical):
     claim = lexical.verify("Orders placed by noon go out the same day.", [source]).claims[0]
     assert [f.status for f in claim.facts if f.text == "noon"] == ["mismatched"]
 
+
+
+def test_the_days_of_the_week_a_chinese_source_lists_say_how_often():
+    from extractors.numbers import extract_numbers
+    from verifier.periods import once_per
+    from verifier.schema import Source
+    from verifier.segment import segment_source
+
+    span = segment_source(Source(id="S1", text="每周二、周四、周六配送。")).sentences[0]
+    three, two = ([f for f in extract_numbers(t) if f.kind == "number"][0] for t in ("每周3次", "每周2次"))
+    assert once_per(three, span).text == "周二、周四、周六"
+    assert once_per(two, span) is None

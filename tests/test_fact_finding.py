@@ -257,7 +257,7 @@ def test_a_threshold_the_claim_states_names_its_case(lexical):
     source = {"id": "S1", "text": "拾光冲印6寸照片每张0.8元，满100张每张0.6元；7寸照片每张1.5元；10寸照片每张6元。"}
     claim = lexical.verify("一次洗满一百张，6寸照片每张六毛。", [source]).claims[0]
     (price,) = [f for f in claim.facts if f.text.startswith("每张")]
-    assert (price.status, price.evidence_text) == ("matched", "0.6元")
+    assert (price.status, price.evidence_text) == ("matched", "每张0.6元")
 
 
 def test_one_month_is_found_as_every_month_and_an_average_is_worked_out(lexical):
@@ -268,6 +268,21 @@ def test_one_month_is_found_as_every_month_and_an_average_is_worked_out(lexical)
     assert facts["一个月"] == ("matched", "每月")
     assert facts["每次一百零八块"] == ("matched", "1080元 ÷ 10")
     assert claims[0].text.startswith("要是一个月")  # the "if" clause stays with what it conditions
+
+
+@pytest.mark.parametrize("answer, text, fact, status, evidence", [
+    # "一次" is what "單次" (a single one) says
+    ("一次植一千株以上就全部以每株50元計算。", "單次植髮達1,000株以上者，全部以每株新臺幣50元計價。", "一次", "matched", "單次"),
+    # doing it again once ("再测一次") is what "复测" says: nothing to find
+    ("十五分钟后再测一次。", "给予含糖饮料50毫升，15分钟后复测。", "一次", None, None),
+    # the rival bounded as the claim's value is
+    ("特殊號牌要競標，底價五千元起。", "一般選號之號牌，選號費為新臺幣300元；特殊號牌採競標方式，底價新臺幣3,000元起。",
+     "五千元起", "mismatched", "新臺幣3,000元起"),
+])
+def test_counts_of_one_and_the_rival_bounded_alike(lexical, answer, text, fact, status, evidence):
+    facts = {f.text: (f.status, f.evidence_text) for c in lexical.verify(answer, [{"id": "S1", "text": text}]).claims
+             for f in c.facts}
+    assert facts.get(fact) == ((status, evidence) if status else None)
 
 
 def test_a_band_the_claim_states_with_thousands_commas_is_no_dropped_condition(lexical):
@@ -346,6 +361,7 @@ def test_cantonese_words_are_read_as_their_written_forms() -> None:
     # 幫手搞 is 協助辦理 ("help arrange it").
     assert token_recall("佢哋會幫手搞", "我哋會協助辦理") > 0.8
     # So are everyday Mandarin words for a policy's written ones.
+    assert token_recall("年卡不能借给朋友", "年卡不得转借") > token_recall("年卡不能送给朋友", "年卡不得转借")
     assert token_recall("客户不能自己操作", "客户及酒店人员不得自行操作") > 0.8 \
         > token_recall("客户不会亲手操作", "客户及酒店人员不得自行操作")
 

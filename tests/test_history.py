@@ -43,10 +43,16 @@ PLAN = ("Quillnet Unlimited Plus plan sheet, effective 2026-02-01. Unlimited Plu
     # "以前" closing a deadline is no earlier rule; said of the rule, it is
     ("包场须于预约时缴付500元订金，活动前7日或以前取消可全数退还订金。以前的订金为300元。", [False, True]),
     ("須於活動3天以前取消。", [False]),
+    ("活動前3天（含）以前取消者全額退費。", [False]),
     ("开课后前2节课结束前可申请退费；第3节课起不再退费。", [False]),
     # "不再按天计发" says how the rule pays instead; "不再提供" says something stopped.
     ("班组长参与升级待命的，每周发放固定津贴800元，不再按天计发。", [False]),
     ("夜间值守服务不再提供。", [True]),
+    # "no longer than" is a bound, not "any more".
+    ("Dogs must be kept on a lead no longer than 2 metres. We no longer take cheques.", [False, True]),
+    # "before that" with a past tense states the old rule; as a deadline it does not
+    ("Plan prices rose on 1 May 2026; before that, the Plus plan was £12 a month. Pay before that and it is free.",
+     [True, False]),
     # A month without a year takes the year of an older sentence (extractors.dates) without being about it.
     ("标准地块租金自2026年起为每年600元。2025年标准地块租金为每年520元。每年12月至次年2月停止供水。续租需在1月31日前缴清。",
      [False, True, False, False]),

@@ -629,6 +629,13 @@ def test_a_bound_before_a_unit_of_notice_keeps_it():
     ("car seats are never more than 5 years old", "never more than 5 years", "5", "le"),
     ("our car seats are more than 5 years old", "more than 5 years", "5", "gt"),
     ("free-roam is open to children from 8 upwards", "8 upwards", "8", "ge"),
+    ("for tenancies of 12 months or longer", "12 months or longer", "12", "ge"),
+    ("a two-and-a-half-hour trip", "two-and-a-half-hour", "2.5", "eq"),
+    # the time allowed to do something
+    ("You'll get a bill once a month, with a fortnight to pay it", "a fortnight", "2", "eq"),
+    ("術後一年內經評估存活率未達九成者", "未達九成", "90", "lt"),
+    ("Done online, it's normally finished in a couple of working days", "a couple of working days", "2", "eq"),
+    ("within a couple of weeks", "within a couple of weeks", "2", "le"),
 ])
 def test_bounds_and_numerals_said_in_everyday_words(text, found, value, comparator):
     facts = {f.text: f.value for f in extract_numbers(text) if f.kind == "number"}
@@ -645,6 +652,18 @@ def test_one_year_before_its_price_is_the_period_not_a_duration():
 @pytest.mark.parametrize("text", ["考试得了八十五分", "千万不要迟到", "十分方便"])
 def test_a_numeral_that_is_part_of_a_word_or_a_score_stays_a_word(text):
     assert [f for f in extract_numbers(text) if f.kind == "number"] == []
+
+
+@pytest.mark.parametrize("text, found, unit, per", [
+    ("装机2兆瓦", "2兆瓦", "MW", None), ("a 5 kW system", "5 kW", "kW", None),
+    ("單次植髮達1,000株以上者", "1,000株以上", "plant", None), ("全部以每株新臺幣50元計價", "每株新臺幣50元", None, "plant"),
+    ("初级班共8次课", "8次课", "lesson", None), ("a seven-mile line", "seven-mile", "mile", None),
+    # a rate word right before the next value is that value's: "1500单位" counts units, "每单位8元" is the rate
+    ("1500单位以内每单位8元", "1500单位以内", "unit", None), ("1500单位以内每单位8元", "每单位8元", None, "unit"),
+])
+def test_counting_units_and_rates(text, found, unit, per):
+    facts = {f.text: f.value for f in extract_numbers(text) if f.kind == "number"}
+    assert (facts[found].unit, facts[found].per) == (unit, per)
 
 
 @pytest.mark.parametrize("text, found", [("會調一支30毫升香水", "30毫升"), ("you make a 50 ml parfum", "50 ml")])

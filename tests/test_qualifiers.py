@@ -81,6 +81,8 @@ def test_roles_agree_on_rank_and_any_stated_domain(a, b, agree):
     ("唔該你帶埋身份證", False),  # 唔該: please
     ("Get someone else to fetch it rather than leaving the person alone.", True),
     ("The workshop would be £119 instead of £140.", False),
+    ("術前諮詢和頭皮檢測都不用錢", False),  # 不用錢 says 免費
+    ("存活率未達九成者可免費補植", False),  # a bound
 ])
 def test_negation_cues(text, negated):
     assert is_negated(text) is negated
@@ -90,6 +92,13 @@ def test_clauses_cut_at_clause_punctuation():
     text = "Gift cards are final. Shipping is free; otherwise $6.95 is deducted, or $3 with a code"
     assert [text[a:b] for a, b in clauses(text)] == [
         "Gift cards are final", "Shipping is free", " otherwise $6.95 is deducted", "$3 with a code"]
+
+
+def test_or_more_after_a_number_is_one_bound_not_two_clauses():
+    text = "Groups of 20 or more can book a private table, or hire the room"
+    assert [text[a:b] for a, b in clauses(text)] == ["Groups of 20 or more can book a private table", "hire the room"]
+    text = "Flights of 6 hours or longer, or by sea"
+    assert [text[a:b] for a, b in clauses(text)] == ["Flights of 6 hours or longer", "by sea"]
 
 
 def test_and_starts_a_clause_only_before_a_modal():
@@ -162,6 +171,11 @@ def test_a_lone_chinese_numeral_reaches_the_model_as_written():
     # A bound word said a few words before the value: the value reads as the span's number.
     ("监火人还得在现场至少守半个小时", "监火人须在现场继续观察至少30分钟", "监火人还得在现场至少守30分钟"),
     ("监火人还得在现场守半个小时", "监火人须在现场继续观察至少30分钟", "监火人还得在现场守半个小时"),
+    # A month at either end of a period is its first or last day, as the span writes them.
+    ("Surveys can only be done between May and August", "Surveys can only be carried out between 1 May and 31 August.",
+     "Surveys can only be done between 1 May and 31 August"),
+    ("Surveys can only be done between May and August", "Surveys can only be carried out between 12 May and 20 August.",
+     "Surveys can only be done between May and August"),
     # A bare number word becomes digits only when the span states those digits.
     ("You can't reuse any of your previous ten", "Do not reuse any of the last 10 passwords.",
      "You can't reuse any of your previous 10"),
@@ -526,6 +540,15 @@ def test_a_frequency_in_months_or_days_reads_as_years_or_weeks_when_it_divides(t
     # the sentence that prices it also calls it free for someone
     ("Members get free parking.", "Parking costs $5 per hour; members park free.", False),
     ("Delivery is free over $50.", "Delivery costs $4.99.", False),  # the claim states a price itself
+    ("头皮检测不用钱。", "头皮检测每次500元。", True),
+    # free only for another named case than the claim's, which the sentence prices
+    ("Fault call-outs on Plus are free.", "Call-outs for faults cost £75 on the Essential and Plus plans and are free "
+     "on Complete.", True),
+    ("Fault call-outs on Complete are free.", "Call-outs for faults cost £75 on the Essential and Plus plans and are "
+     "free on Complete.", False),
+    # (the free clause goes on about the case the sentence prices)
+    ("The Family membership gives free general admission.", "Family membership ($150 a year) covers two named adults, "
+     "with free general admission for everyone on the card.", False),
 ])
 def test_a_gift_or_free_item_the_source_sells_at_a_price_is_opposite(analyzer, answer, text, clash):
     from extractors.claims import split_claims

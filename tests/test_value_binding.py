@@ -33,6 +33,8 @@ EXTRAS = {"id": "S1", "text": "以上价格含两名搬运工。床垫每张另�
 HUTS = {"id": "S1", "text": "Peak season (1 July to 31 August) rates are £45 per day or £260 per week; off-peak rates "
                             "are £30 per day or £170 per week."}
 FEES = {"id": "S1", "text": "本科生和研究生的服务费为年租金的7%，访问学者及已工作人士为年租金的9%，最低收费200英镑。"}
+EVERYONE_ELSE = {"id": "S1", "text": "Our fee is 8% of the annual rent for students and 10% of the annual rent for "
+                                    "everyone else."}
 FLUES = {"id": "S1", "text": "A CCTV flue inspection can be added to a sweep for £60, or booked on its own for £95."}
 GUARANTEES = {"id": "S1", "text": "All fitted locks carry a 12-month workmanship guarantee; Smart Lock hardware also "
                                   "has a 3-year manufacturer warranty."}
@@ -60,8 +62,8 @@ TYRES = {"id": "S1", "text": "Roadgrip charges $25 per tyre for fitting and bala
     (FRIDGE, "For a new refrigerator priced up to $1,200, Haverly gives a $120 trade-in credit.", []),
     # Each case leads with its own head count: the claim's count picks its price, a total worked
     # out from the price lists nothing.
-    (GROUP_RATES, "25个人的话每人580元。", [("每人580元", "650元")]),
-    (GROUP_RATES, "25个人的话按每人580元算，一共14500元。", [("每人580元", "650元")]),
+    (GROUP_RATES, "25个人的话每人580元。", [("每人580元", "每人650元")]),
+    (GROUP_RATES, "25个人的话按每人580元算，一共14500元。", [("每人580元", "每人650元")]),
     (GROUP_RATES, "35个人的话每人580元。", []),
     # What heads the list before its colon is every case's; 非定制 is not 定制.
     (HEARING_AID, "非定制耳背机的试戴期是14天。", [("14天", "30天")]),
@@ -144,12 +146,28 @@ TYRES = {"id": "S1", "text": "Roadgrip charges $25 per tyre for fitting and bala
     (FEES, "已工作人士的服务费是年租金的百分之七。", [("百分之七", "9%")]),
     (FEES, "已工作人士的服务费是年租金的百分之九。", []),
     (FEES, "研究生的服务费是年租金的百分之七。", []),
+    # "non-students" names every case but the students': the value for everyone else is theirs.
+    (EVERYONE_ELSE, "For a new tenancy, the rate for non-students is 10% of the annual rent.", []),
+    (EVERYONE_ELSE, "For a new tenancy, the rate for students is 10% of the annual rent.", [("10%", "8%")]),
 ])
 def test_a_value_belongs_to_the_case_the_sentence_gives_it_for(lexical, source, answer, values):
     question = "What guarantee comes with Northmere's Heritage oak?" if source is BOARDS else None
     claim = lexical.verify(answer, [source], question=question).claims[-1]
     assert [(f.text, f.evidence_text) for f in claim.facts if f.status == "mismatched"] == values
     assert (claim.label == "contradicted") == bool(values)
+
+
+@pytest.mark.parametrize("answer, status, evidence", [
+    ("入门班学费一千二百元。", "matched", "1200元"),
+    ("入门班学费一千八百元。", "mismatched", "1200元"),  # 1800元 is the sentence about 进阶班
+])
+def test_a_window_sentence_naming_another_case_neither_confirms_nor_refutes_the_claims_case(lexical, answer, status,
+                                                                                            evidence):
+    source = {"id": "S1", "text": "入门班共4次课，每周六上午上课，学费1200元，含蜂衣、手套和起刮刀的借用。进阶班面向已养蜂满一年的学员，"
+                                  "共6次课，学费1800元。2025年入门班学费为1000元。每班不超过10人。",
+              "metadata": {"status": "active", "effective_from": "2026-02-20"}}
+    (claim,) = lexical.verify(answer, [source]).claims
+    assert [(f.status, f.evidence_text) for f in claim.facts] == [(status, evidence)]
 
 
 def test_a_negation_inside_a_condition_denies_nothing(lexical):

@@ -16,13 +16,14 @@ from verifier.verdict import ScoredCandidate, Thresholds, label_claim
 LOW = NLIScores(entailment=0.2, neutral=0.7, contradiction=0.1)
 
 
-def _label(analyzer, answer: str, text: str, thresholds: Thresholds = Thresholds(), scores: NLIScores = LOW):
+def _label(analyzer, answer: str, text: str, thresholds: Thresholds = Thresholds(), scores: NLIScores = LOW,
+           question: str = ""):
     claim = split_claims(answer, analyzer=analyzer)[0]
     sources = [segment_source(Source(id="S1", text=text))]
     candidates = SpanIndex(sources).candidates(claim)
     scored = [ScoredCandidate(c, scores, True, None) for c in candidates]
     facts = check_facts(claim, candidates, min_relevance=thresholds.relevance)
-    return label_claim("c1", claim, scored, facts, thresholds, "en")
+    return label_claim("c1", claim, scored, facts, thresholds, "en", question=question)
 
 
 SOURCE = ("Salaried employees are paid twice a month. Overtime for hourly employees is paid at 1.5 times "
@@ -177,6 +178,57 @@ def test_a_rule_stated_without_its_condition_is_partial(analyzer, answer, condit
     report = _label(analyzer, answer, text, scores=high)
     assert report.label == "partial"
     assert condition in report.reason
+
+
+@pytest.mark.parametrize("answer, condition", [
+    # A case leading the rule's clause is its condition, as is a bound after "or more".
+    ("You can pay the fee in three monthly instalments.", "For tenancies of 12 months or longer, the fee"),
+    ("Groups can book a private table.", "groups of 20 or more can book a private table"),
+])
+def test_a_leading_case_or_bound_is_a_condition(analyzer, answer, condition):
+    high = NLIScores(entailment=0.97, neutral=0.02, contradiction=0.01)
+    text = "For tenancies of 12 months or longer, the fee can be paid in three monthly instalments. Groups of 10 or " \
+        "more get one free ticket, and groups of 20 or more can book a private table."
+    report = _label(analyzer, answer, text, scores=high)
+    assert (report.label, condition in report.reason) == ("partial", True), report.reason
+    stated = {"You": "On a 12-month tenancy you", "Groups": "Groups of 25"}
+    lead = next(k for k in stated if answer.startswith(k))
+    assert _label(analyzer, answer.replace(lead, stated[lead], 1), text, scores=high).label == "supported"
+
+
+def test_a_condition_the_askers_situation_meets_is_not_dropped(analyzer):
+    high = NLIScores(entailment=0.97, neutral=0.02, contradiction=0.01)
+    text = "If your CPAP machine stops working, check the power lead and switch it off at the wall for 1 minute."
+    answer = "Check the power lead and switch it off at the wall for a minute."
+    assert "condition" in _label(analyzer, answer, text, scores=high).reason
+    question = "My husband's CPAP machine stopped working tonight. What should we do?"
+    assert _label(analyzer, answer, text, scores=high, question=question).label == "supported"
+    assert "condition" in _label(analyzer, answer, text, scores=high, question="How do I clean the mask?").reason
+
+
+def test_a_bound_the_askers_own_value_meets_is_no_dropped_condition(analyzer):
+    high = NLIScores(entailment=0.97, neutral=0.02, contradiction=0.01)
+    text = "本市户籍的60周岁以上老年人可在长者食堂就餐并享受助餐补贴。"
+    answer = "在长者食堂就餐可以享受助餐补贴。"
+    assert "condition" in _label(analyzer, answer, text, scores=high).reason
+    assert _label(analyzer, answer, text, scores=high, question="我爸今年82岁，本市户口。").label == "supported"
+    assert "condition" in _label(analyzer, answer, text, scores=high, question="我今年45岁，本市户口。").reason
+
+
+def test_a_claim_taking_one_cases_bound_drops_no_other_cases_bound(analyzer):
+    high = NLIScores(entailment=0.97, neutral=0.02, contradiction=0.01)
+    text = "新建住宅室内氡浓度超过150贝克/立方米、既有住宅超过300贝克/立方米的，建议采取治理措施。"
+    assert _label(analyzer, "新建住宅室内氡浓度超过每立方米一百五十贝克就建议治理。", text, scores=high).label == "supported"
+
+
+def test_an_alternative_another_supporting_sentence_states_is_no_addition(analyzer):
+    high = NLIScores(entailment=0.95, neutral=0.04, contradiction=0.01)
+    text = ("Call the Gas Emergency Service on 0800 111 999; the line is open 24 hours a day. Stay outside "
+            "until the engineer says the house is safe, even if the alarm stops.")
+    answer = "Ring the Gas Emergency Service on 0800 111 999, day or night, and stay outside until the engineer says " \
+             "the house is safe, even if the alarm stops."
+    assert _label(analyzer, answer, text, scores=high).label == "supported"
+    assert _label(analyzer, answer.replace("day or night", "or email them"), text, scores=high).label == "partial"
 
 
 def test_a_span_stating_every_amount_a_sum_is_worked_out_from_grounds_it(analyzer):

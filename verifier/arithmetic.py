@@ -23,7 +23,7 @@ from extractors.schema import Quantity
 from verifier.fact_result import FactResult
 
 # What Chinese counts count: "三台", "两晚", "两双" (and 个 before any of them: "三个人").
-_COUNTED = "人位台张張间間晚天日月季次件份套条條只隻双雙袋箱瓶盒罐桶包"
+_COUNTED = "人位台张張间間晚天日月季次件份套条條只隻双雙袋箱瓶盒罐桶包面"  # (面: 号牌一组两面)
 
 # Words that introduce a worked-out value. It must come after one of them, so that two values
 # that happen to multiply to a third ("2 hours, 10 people, $20") prove nothing.
@@ -31,8 +31,11 @@ _RESULT_CUE = re.compile(r"\b(?:so|total(?:ling|s)?|in total|altogether|combined
                          r"that's|which is|making|(?:bring|take)(?:s|ing)?\s+(?:it|that|this|you|the\s+\w+)\s+(?:down\s+|up\s+)?to)\b|,\s*at\b|一共|总共|總共|合计|合計|加起来|加起來|共计|共計|总计|總計|"
                          # (平: Cantonese "cheaper by", right before the value)
                          r"就是|就係|即係|即是|所以|算|平均|便宜了?|贵了?|貴了?|省了?|平\s*$|"
+                         # (what is left to pay after a subsidy: "每餐补贴5元，自己只要付十块钱")
+                         r"只要付|只需付|只需要付|只用付|只付|实付|實付|"
                          r"\bon average\b|\baverages?\b|[，,]\s*是|=|＝"
                          r"|[，,]\s*共(?=\s*$)"  # "正好3天，共8400元" (the value follows: only text before it is searched)
+                         r"|(?<=[元块塊蚊])\s*是(?=\s*$)"  # "每单位8元是一万二": at that price, the total
                          # a count, then the total: "两双是78元", "三台要360元"
                          rf"|[两兩二三四五六七八九十百\d]+\s*(?:[个個{_COUNTED}]|公尺|米)\s*"
                          r"(?:是|要|共|大约|大約|约|約)",
@@ -49,7 +52,7 @@ _COUNT_WORDS = {"both": 2, "pair": 2, "couple": 2, "twice": 2, "round trip": 2, 
                 "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
                 "eleven": 11, "twelve": 12}
 _COUNT_EN = re.compile(r"\b(" + "|".join(_COUNT_WORDS) + r")\b", re.IGNORECASE)
-_COUNT_ZH = re.compile(rf"([两二三四五六七八九十]{{1,3}}|\d{{1,3}})\s*(?=[个個{_COUNTED}])")
+_COUNT_ZH = re.compile(rf"([两兩二三四五六七八九十]{{1,3}}|\d{{1,3}})\s*(?=[个個{_COUNTED}])")
 _BOTH_WAYS_ZH = re.compile(r"往返|来回|來回")
 _DISCOUNT_ZH = re.compile(r"([一二三四五六七八九])([一二三四五六七八九])?折")
 _TIMES_WORDS = {"one and a half": Decimal("1.5"), "two and a half": Decimal("2.5"), "double": Decimal(2),
@@ -73,6 +76,7 @@ def worked_out(fact: Fact, claim: Claim, earlier: str = "", question: str = "",
     target = _amount(fact)
     if target is None or fact.kind != "number":
         return None
+    fact = _priced_as_stated(fact, claim)
     before = claim.source_text[: fact.start - claim.start]
     after = claim.source_text[fact.end - claim.start :]
     # "兩百公尺大約九萬元": the extractor keeps 大約 with the value, but it follows the count
@@ -80,7 +84,8 @@ def worked_out(fact: Fact, claim: Claim, earlier: str = "", question: str = "",
     if not (_RESULT_CUE.search(before + (lead.group(0) if lead else "")) or _TOTAL_AFTER.match(after)):
         return None
     text = f"{earlier}\n{before}"
-    stated = [f for f in extract_numbers(text) if f.kind == "number"]
+    # (read with the rest of the claim, which may name the currency a bare 元 means: "每株50元……新台幣六萬元")
+    stated = [f for f in extract_numbers(f"{text}\n{fact.text}\n{after}") if f.kind == "number" and f.end <= len(text)]
     replaced = _instead_of(after)
     same = [(f.text, a) for f in stated + ([replaced[0]] if replaced else []) + _broken_down(after)
             if _same_kind(f, fact) and (a := _amount(f)) is not None]
@@ -199,12 +204,16 @@ def _counts_worked_with(results: list[FactResult], also: Sequence[str] = ()) -> 
     sources state as well."""
     sums = [r.evidence_text for r in results if r.status == "matched" and r.source_id is None and r.evidence is None
             and r.evidence_text and "×" in r.evidence_text] + [how for how in also if "×" in how]
-    used = {int(n) for how in sums for n in _MULTIPLIER.findall(how)}
+    # (and all the units a sum adds up: "每張899元 × 2 + 699元" is three people)
+    units = {how: sum(int(n) for n in _MULTIPLIER.findall(how)) + how.count(" + ") - len(_MULTIPLIER.findall(how))
+             + 1 for how in sums if " + " in how and "(" not in how}
+    used = {int(n) for how in sums for n in _MULTIPLIER.findall(how)} | set(units.values())
     out = []
     for r in results:
         q = r.fact.value
         if _maybe_count(r) and q.value in used:  # type: ignore[union-attr]
-            r = FactResult(r.fact, "matched", None, next(how for how in sums if str(int(q.value)) in how))
+            r = FactResult(r.fact, "matched", None, next(how for how in sums if str(int(q.value)) in how
+                                                         or units.get(how) == q.value))  # type: ignore[union-attr]
         out.append(r)
     return out
 
@@ -350,6 +359,17 @@ def _from_stated(target: Decimal, same: list[tuple[str, Decimal]], counts: list[
                 if _equal(x + (m - k) * y, target):
                     return f"{tx} + ({m} − {k}) × {ty}"
     return None
+
+
+def _priced_as_stated(fact: Fact, claim: Claim) -> Fact:
+    """A bare result said without its currency, as people do ("每单位8元是一万二"), in the
+    currency of the price the claim works it out from."""
+    q = fact.value
+    if not isinstance(q, Quantity) or q.currency or q.unit or q.per:
+        return fact
+    currency = next((f.value.currency for f in claim.facts if f.kind == "number" and f.end <= fact.start
+                     and isinstance(f.value, Quantity) and f.value.currency), None)
+    return fact if currency is None else fact.model_copy(update={"value": q.model_copy(update={"currency": currency})})
 
 
 def _amount(fact: Fact) -> Decimal | None:

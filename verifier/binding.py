@@ -30,7 +30,7 @@ from verifier.cases import (SENTENCE_END, Group, blank, case_keys, case_words, e
                             names_in, names_sibling, own_words, value_groups, word_keys)
 from verifier.segment import Span
 
-_EXCEPT = re.compile(r"([\u4e00-\u9fff]{2,4}?)(?:以外|之外)")
+_EXCEPT = re.compile(r"([\u4e00-\u9fff]{2,4}?)(?:以外|之外)|\b(?:[Nn]on-|other than |except |excluding )([A-Za-z]+)")
 _ASIDE = re.compile(r"[（(][^（）()]{0,20}[）)]")
 
 
@@ -49,8 +49,9 @@ def bound_elsewhere(fact: Fact, agree: Fact, span: Span, values: list[Fact], cla
     mine = own_words(fact, claim)
     if mine is None:
         return None
-    # "一线城市以外每月上限三千元" is about every city but 一线城市: naming it names no case.
-    excluded = frozenset().union(*(word_keys(m.group(1)) for m in _EXCEPT.finditer(claim.text)))
+    # "一线城市以外每月上限三千元" and "the rate for non-students" are about every case but the one
+    # they name: naming it names no case.
+    excluded = frozenset().union(*(word_keys(m.group(1) or m.group(2)) for m in _EXCEPT.finditer(claim.text)))
     mine -= excluded
     # A case named earlier in the sentence carries to the claim; what follows it is its
     # neighbours' ("29-minute grace period; … more than three hours late you'll be charged").

@@ -15,6 +15,7 @@ it) reads these as supported:
 from __future__ import annotations
 
 import re
+from typing import Sequence
 
 from extractors import Claim, Fact, extract_numbers
 from extractors.compare import compare_facts, same_dimension
@@ -23,6 +24,7 @@ from extractors.numbers import english_number_words
 from extractors.qualifiers import clauses, find_qualifiers
 from extractors.text import normalise
 from extractors.tokens import content_tokens, token_recall
+from verifier.comparison import satisfies
 from verifier.fact_result import FactResult
 from verifier.segment import Span
 
@@ -166,14 +168,17 @@ def _one_of_requirements(claim: Claim, span: Span, fact: Fact) -> bool:
 _FREE_WHERE = re.compile(r"\bfree\s+((?:within|across|inside|in)\s+[^,;.]{3,40})", re.IGNORECASE)
 
 
-def dropped_condition(claim: Claim, span: Span, facts: list[FactResult], answer: str = "") -> str | None:
+def dropped_condition(claim: Claim, span: Span, facts: list[FactResult], answer: str = "",
+                      question: str = "") -> str | None:
     """The clause of `span` that makes its rule conditional when the claim states the rule
     without the condition: a threshold ("over $75", "满99元", "6 hours or more") the claim's
     values do not match, a cap ("最多5天") where the claim says "全部", or an "if"/"unless"/"如果"
     clause. None when nothing is dropped. The `answer` may state the condition elsewhere: a
     threshold anywhere ("每人三百八十元。……需要年满十四周岁"), an "if" clause in the sentence before
     the claim's ("With an INR between 5.0 and 7.9 and no bleeding, he shouldn't take his next
-    dose. The clinic should be called the same day")."""
+    dose. The clinic should be called the same day"). So may the `question`, where the asker's
+    situation meets an "if" ("his machine stopped working tonight" for "If your CPAP machine
+    stops working, check the power lead")."""
     parts = clauses(span.text)
     if not parts:
         return None
@@ -184,15 +189,21 @@ def dropped_condition(claim: Claim, span: Span, facts: list[FactResult], answer:
     said_digits = re.sub(r"(?<=\d),(?=\d{3})", "", said)  # "£20,000" states 20000
     # A cap ("最多5天") is a condition too when the claim says "all" where the span caps it.
     bounds = ("gt", "ge", "le", "lt") if _unstated_universal(claim, span.text) else ("gt", "ge")
+    # A case leading the rule's clause is its condition too: "For tenancies of 12 months or longer, the fee
+    # can be paid in three monthly instalments".
+    lead = parts[best - 1] if best > 0 and _LEADING_CASE.search(span.text[slice(*parts[best - 1])]) else (a, a)
     for fact in span.facts:
         # ("100平方米以下的内墙项目": a bound that picks out the things the rule is for is a condition too)
         threshold = fact.kind == "number" and (fact.value.comparator in bounds  # type: ignore[union-attr]
                                                or fact.value.comparator in ("le", "lt")  # type: ignore[union-attr]
                                                and span.text.startswith("的", fact.end - span.start))
-        if (threshold and a <= fact.start - span.start < b and (fact.start, fact.end) not in matched
+        at = fact.start - span.start
+        if (threshold and (a <= at < b or lead[0] <= at < lead[1]) and (fact.start, fact.end) not in matched
+                and not _parallel_bound_matched(fact, span, matched) and not _met_by(fact, claim.facts)
+                and not _met_by_asker(fact, question)
                 and _plain_number(fact) not in said_digits and not _one_of_requirements(claim, span, fact)
                 and not any(f.kind == "number" and compare_facts(fact, f) == "equal" for f in extract_numbers(answer))):
-            return span.text[a:b].strip()
+            return span.text[lead[0] if at < a else a:b].strip()
     # "free across mainland UK; Highlands and islands pay £6": where it is free, beside a price elsewhere,
     # when the claim's sentence names none of it
     free = _FREE_WHERE.search(span.text, a, b)
@@ -209,12 +220,38 @@ def dropped_condition(claim: Claim, span: Span, facts: list[FactResult], answer:
         # "within 72 hours of a confirmed breach" states "If a breach ... is confirmed" in other words.
         if condition and token_recall(english_number_words(condition), said) < CONDITION_STATED_RECALL \
                 and not _led_by(said, condition) \
-                and token_recall(english_number_words(condition),
-                                 english_number_words(normalise(previous_sentence(answer, claim.start)))) \
-                < CONDITION_STATED_RECALL:
+                and all(token_recall(english_number_words(condition), english_number_words(normalise(elsewhere)))
+                        < CONDITION_STATED_RECALL for elsewhere in (previous_sentence(answer, claim.start), question)):
             return part
     return None
 
+
+def _met_by_asker(bound: Fact, question: str) -> bool:
+    """Whether an age or a headcount the asker states meets the bound: "我爸今年82岁" meets
+    "60周岁以上老年人"."""
+    return bool(question) and _met_by(bound, extract_numbers(question))
+
+
+def _met_by(bound: Fact, values: Sequence[Fact]) -> bool:
+    """Whether one of `values` is a plain age or count within the bound ("Groups of 25" for "groups of
+    20 or more"). Not a duration: "放一天半" is what the claim's price is worked out for, by the rule
+    for "超过一天"."""
+    return getattr(bound.value, "unit", None) in (None, "year", "person") and any(
+        f.kind == "number" and same_dimension(f, bound) and f.value.comparator == "eq"  # type: ignore[union-attr]
+               and f.value.value is not None and satisfies(f.value.value, bound.value)  # type: ignore[union-attr, arg-type]
+               for f in values)
+
+
+def _parallel_bound_matched(fact: Fact, span: Span, matched: set[tuple[int, int]]) -> bool:
+    """Whether the claim states another case's bound of the same kind in the same clause: "新建住宅超过
+    150贝克/立方米、既有住宅超过300贝克/立方米的" gives each case its own, and a claim about new homes
+    drops nothing by leaving out 300."""
+    return any(o is not fact and o.kind == "number" and (o.start, o.end) in matched and same_dimension(o, fact)
+               and o.value.comparator == fact.value.comparator  # type: ignore[union-attr]
+               and span.clause_of(o) == span.clause_of(fact) for o in span.facts)
+
+
+_LEADING_CASE = re.compile(r"^\s*(?:for|with)\b", re.IGNORECASE)
 
 # A sentence that opens with the case it speaks of: "For a chip repair, ..."
 _CASE_LEAD = re.compile(r"\s*for\s+((?:a|an|the)\s+)?([^,]{2,40}),", re.IGNORECASE)

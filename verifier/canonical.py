@@ -15,6 +15,7 @@ claim, not the wording of a value.
 
 from __future__ import annotations
 
+import calendar
 import re
 from decimal import Decimal
 from functools import lru_cache
@@ -24,7 +25,7 @@ from extractors import Fact
 from extractors.chinese_numerals import NUMERAL_CHARS, parse_chinese_number
 from extractors.compare import compare_facts, same_currency
 from extractors.numbers import english_number_words
-from extractors.schema import Quantity
+from extractors.schema import DateValue, Quantity
 from extractors.text import is_cjk, match_key
 
 if TYPE_CHECKING:
@@ -185,7 +186,21 @@ def _usual_count(months: Quantity, time: Quantity) -> bool:
         (x is None) == (y is None) and (x is None or x * per == y) for x, y in ends)  # type: ignore[operator]
 
 
+def _month_end(a: Fact, b: Fact) -> bool:
+    """Whether `a` is a month and `b` its first or last day, as the ends of a period are written:
+    "between May and August" is "between 1 May and 31 August" (the model reads a changed date)."""
+    da, db = a.value, b.value
+    if a.kind != "date" or b.kind != "date" or not isinstance(da, DateValue) or not isinstance(db, DateValue) \
+            or da.granularity != "month" or db.granularity != "day" or da.month != db.month or db.day is None \
+            or (da.year is not None and da.year != db.year):
+        return False
+    last = calendar.monthrange(db.year or 2001, db.month)[1]  # type: ignore[arg-type]  (2001: no leap year)
+    return db.day in (1, last) or (db.month == 2 and db.day == 29)
+
+
 def _same_value(a: Fact, b: Fact) -> bool:
+    if _month_end(a, b):
+        return True
     verdict = compare_facts(a, b)
     if verdict == "close":
         # "半个月内" / "15天内", "a month" / "4 weeks": the usual count of days or weeks for it

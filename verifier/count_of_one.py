@@ -15,7 +15,18 @@ def nothing_to_find(result: FactResult, results: list[FactResult], claim: Claim 
     """Whether a missing fact of the claim (`results`: all its facts' results) is a count that
     holds nothing to find."""
     return _article_one(result) or _names_the_price_period(result, results) \
-        or (claim is not None and _counts_own_list(result, claim))
+        or (claim is not None and (_counts_own_list(result, claim) or _once_more(result, claim)))
+
+
+# "十五分钟后再测一次": doing something again, once, as "15分钟后复测" says it.
+_AGAIN_ONCE = re.compile(r"再[\u4e00-\u9fff]{0,3}$")
+
+
+def _once_more(result: FactResult, claim: Claim) -> bool:
+    fact = result.fact
+    at = fact.start - claim.start
+    return result.status == "missing" and fact.kind == "number" and fact.text in ("一次", "一遍") \
+        and claim.source_text[at:at + len(fact.text)] == fact.text and _AGAIN_ONCE.search(claim.source_text[:at]) is not None
 
 
 # "车辆押金和违章押金两笔钱", "现金、刷卡、扫码三种方式": items joined right before their count.

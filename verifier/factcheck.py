@@ -8,21 +8,22 @@ granularity and explicit approximations only.
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Callable, Sequence
 
 from extractors import Claim, Fact
 from extractors.compare import compare_facts, other_side, same_dimension, same_slot
-from extractors.qualifiers import is_negated
+from extractors.qualifiers import is_negated, sentences
 from extractors.tokens import content_tokens
 from verifier.ages import asker_age
 from verifier.arithmetic import found_by_working, priced_by_rate
 from verifier.binding import bound_elsewhere, condition_elsewhere, date_slot_elsewhere, value_only_link
 from verifier.candidates import Candidate
+from verifier.cases import case_words, word_keys
 from verifier.comparison import as_compared_limit, asker_values, in_category
 from verifier.labels import swapped_label
 from verifier.fact_result import FactResult
+from verifier.forms import edge_named, one_each, unit_implied
 from verifier.count_of_one import nothing_to_find
 from verifier.date_match import as_stated, comparable, date_confirms, more_weekdays
 from verifier.periods import once_per, paid_by_the_year, time_span, within_deadline, within_period
@@ -126,6 +127,7 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
     # unless a less relevant span still agrees ("Orders over $75 ship free" after "$14.99").
     deferred: FactResult | None = None
     deferred_span: Span | None = None
+    found_elsewhere: FactResult | None = None
     for cand in ranked:
         same = [o for o in cand.span.facts if o.kind == fact.kind and same_dimension(fact, o)]
         verdicts = [(o, compare_facts(fact, o)) for o in same]
@@ -135,7 +137,7 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
             sorted((o for o, v in verdicts if v == "compatible" and not _rival_limit(fact, o, verdicts)),
                    key=lambda o: o.value.value != fact.value.value)  # type: ignore[union-attr]
         agree = next((o for o, v in verdicts if v == "equal"), None) or next(iter(compatible), None) \
-            or _unit_implied(fact, cand.span) or _one_each(fact, cand.span) or _edge_named(fact, same, claim) \
+            or unit_implied(fact, cand.span) or one_each(fact, cand.span, claim) or edge_named(fact, same, claim) \
             or time_span(fact, cand.span) or paid_by_the_year(fact, cand.span, claim) or once_per(fact, cand.span)
         if (agree is not None and deferred is not None and cand.relevance < min_relevance and agree in compatible
                 and fact.value.comparator != agree.value.comparator  # type: ignore[union-attr]
@@ -145,6 +147,11 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
             # does not outweigh the rival that is; nor does a bound merely holding some value
             # ("within 14 days of the test ending" against "left in place for 10 days").
             agree = None
+        if agree is not None and claim is not None and found_elsewhere is None and agree in same \
+                and _another_sentences_case(claim, agree, cand.span):
+            # (the value of another case's sentence agrees only by chance: the claim's own case decides)
+            found_elsewhere = FactResult(fact, "matched", agree, agree.text, cand.span.source_id)
+            continue
         if agree is not None:
             rival = None if claim is None or agree not in same else \
                 _bound_in_window(fact, agree, cand.span, ranked, claim, question) \
@@ -176,7 +183,12 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
                            and is_negated(claim.text) != is_negated(cand.span.text[slice(*cand.span.clause_of(o))]))
                   # (a value the claim states itself for another item is no rival)
                   and not (claim is not None and stated_by_claim(o, fact, claim))]
-        clash = next((o for o in rivals if same_slot(fact, o)), None)
+        # (the rival bounded as the claim's value is: "五千元起" against "3,000元起", not the "300元" before it)
+        clash = next((o for o in sorted(rivals, key=lambda o: o.value.comparator != fact.value.comparator)  # type: ignore[union-attr]
+                      if same_slot(fact, o)), None)
+        if clash is not None and deferred is None and claim is not None and _another_sentences_case(claim, clash, cand.span):
+            deferred, deferred_span = FactResult(fact, "mismatched", clash, clash.text, cand.span.source_id), cand.span
+            continue
         if clash is not None:
             return deferred or FactResult(fact, "mismatched", clash, clash.text, cand.span.source_id)
         weak = next((o for o in rivals if cand.relevance >= STRONG_RELEVANCE
@@ -184,76 +196,23 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
                      or clause_shares_words(o, cand.span, claim_words - frozenset(content_tokens(fact.text)))), None)
         if weak is not None and deferred is None:
             deferred, deferred_span = FactResult(fact, "mismatched", weak, weak.text, cand.span.source_id), cand.span
-    return deferred or FactResult(fact, "missing")
+    return deferred or found_elsewhere or FactResult(fact, "missing")
 
 
-def _unit_implied(fact: Fact, span: Span) -> Fact | None:
-    """The span's value that states the claim's number, comparator and all, where one side
-    leaves the unit implied: "at least 17" in "must be at least 17 years old", "40,000 points"
-    in "15,000 points at Category 1 hotels, …, 40,000 at Category 3"."""
-    def bare(f: Fact) -> bool:
-        return f.value.unit is None and f.value.currency is None  # type: ignore[union-attr]
+def _another_sentences_case(claim: Claim, value: Fact, span: Span) -> bool:
+    """Whether `value` stands in a sentence of a window that does not name the claim's case,
+    where another of its sentences does ("进阶班……学费1800元。2025年入门班学费为1000元。" for
+    "入门班学费一千二百元"): that sentence's value is another case's, whether it differs or agrees;
+    a less relevant span may give the claim's own."""
+    if span.sentences[0] == span.sentences[1] or not (case := case_words(claim.text)):
+        return False
+    at = value.start - span.start
 
-    def number(f: Fact) -> tuple:
-        return f.value.value, f.value.low, f.value.high, f.value.comparator  # type: ignore[union-attr]
-
-    # A single digit coincides too easily ("一张访客停车证" and "1个居民停车泊位").
-    if fact.kind != "number" or fact.value.value is not None and abs(fact.value.value) < 10:  # type: ignore[union-attr]
-        return None
-    return next((o for o in span.facts if o.kind == "number" and bare(o) != bare(fact) and number(o) == number(fact)),
-                None)
-
-
-# "the 5,000-litre mark", "100元门槛": the claim names a bound's edge, not an amount.
-_EDGE_WORD = re.compile(r"[\s-]*(?:[a-z]+[\s-]+)?(?:mark|threshold|limit|cap|cut-?off|line)\b|\s*(?:的)?(?:门槛|門檻|线|線)",
-                        re.IGNORECASE)
-
-
-# A bound word a few words before the value it bounds, which the extractor left apart from it:
-# "超过每立方米一百五十贝克", "at least stay for 30 minutes".
-_BOUND_WORD_BEFORE = {
-    "gt": re.compile(r"(?:超过|超過|高于|高於|多于|多於|more than|over|above|exceeds?)[^，,；;。.\d]{0,6}$", re.IGNORECASE),
-    "ge": re.compile(r"(?:至少|最少|最低|不少于|不少於|不低于|不低於|at least|a minimum of)[^，,；;。.\d]{0,6}$", re.IGNORECASE),
-    "le": re.compile(r"(?:最多|至多|最高|不超过|不超過|up to|at most|no more than)[^，,；;。.\d]{0,6}$", re.IGNORECASE),
-    "lt": re.compile(r"(?:不到|低于|低於|少于|少於|less than|under|below)[^，,；;。.\d]{0,6}$", re.IGNORECASE),
-}
-
-
-def _edge_named(fact: Fact, same: list[Fact], claim: Claim | None) -> Fact | None:
-    """The span's bound whose edge the claim names ("under the 5,000-litre mark" against "more
-    than 5,000 litres"), or bounds the same way with a word a few words before the value
-    ("超过每立方米一百五十贝克" against "超过150贝克/立方米")."""
-    if claim is None or fact.kind != "number" or fact.value.comparator != "eq":  # type: ignore[union-attr]
-        return None
-    at = fact.end - claim.start
-    edge = 0 <= at <= len(claim.text) and _EDGE_WORD.match(claim.text, at) is not None
-    before = claim.source_text[: max(0, fact.start - claim.start)]
-    return next((o for o in same if o.value.comparator != "eq"  # type: ignore[union-attr]
-                 and o.value.value is not None and o.value.value == fact.value.value  # type: ignore[union-attr]
-                 and (edge or ((word := _BOUND_WORD_BEFORE.get(o.value.comparator)) is not None  # type: ignore[union-attr]
-                               and word.search(before)))), None)
-
-
-_ONE = re.compile(r"^(?:[一壹]|one|an?)\s*", re.IGNORECASE)
-
-
-def _one_each(fact: Fact, span: Span) -> Fact | None:
-    """The span's "每晚" / "per night" for a claim's "一晚" / "one night": the one unit a rate
-    is stated for ("兌換一晚海景客房需要45,000分" against "海景客房每晚需45,000分")."""
-    q = fact.value
-    if fact.kind != "number" or q.value != 1 or q.comparator != "eq" or q.currency or q.per or not q.unit:  # type: ignore[union-attr]
-        return None
-    word = _ONE.sub("", fact.text)
-    if not word or word == fact.text:
-        return None
-    word = word.removeprefix("个").removeprefix("個") or word  # "一个月" against "每月"
-    each = re.escape(word) if word.isascii() else None
-    pattern = rf"\b(?:per|each|every|a)\s+{each}\b" if each else "每" + re.escape(word)
-    found = re.search(pattern, span.text, re.IGNORECASE)
-    if found is None:
-        return None
-    return fact.model_copy(update={"text": found.group(), "start": span.start + found.start(),
-                                   "end": span.start + found.end(), "context": ""})
+    def names(a: int, b: int) -> bool:
+        words = span.text[a:b]
+        return bool(case & (word_keys(words) | frozenset(content_tokens(words))))
+    here = next(((a, b) for a, b in sentences(span.text) if a <= at < b), None)
+    return here is not None and not names(*here) and any(names(a, b) for a, b in sentences(span.text) if (a, b) != here)
 
 
 # Words a value's clause must share with the claim (its own words aside) to be about the same

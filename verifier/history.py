@@ -34,8 +34,10 @@ from extractors.qualifiers import clauses
 from extractors.text import normalise
 
 # (not "以前" closing a deadline: "活动前7日或以前取消", "3天以前")
-_NOT_DEADLINE = r"(?<!或)(?<![0-9〇零一二两三四五六七八九十][日天时時周週月])"
-_SAYS_SO = re.compile(r"\b(?:previously|formerly|used to|no longer|until recently)\b|此前|" + _NOT_DEADLINE + r"以前|原为|原来|曾经|旧版|"
+_NOT_DEADLINE = r"(?<!或)(?<![0-9〇零一二两三四五六七八九十][日天时時周週月])(?<![)）])"  # ("3天（含）以前")
+_SAYS_SO = re.compile(r"\b(?:previously|formerly|used to|no longer(?! than)|until recently)\b|此前|" + _NOT_DEADLINE + r"以前|原为|原来|曾经|旧版|"
+                      # ("Plan prices rose on 1 May 2026; before that, the Plus plan was £12 a month")
+                      r"\b(?:before|until) (?:that|then)\b(?=[^.;]*\b(?:was|were|had|cost)\b)|"
                       # (not "第3节课起不再退费": a rule from a point on; nor "每周发放固定津贴800元，不再按天计发":
                       # what the rule does instead)
                       r"上一版|(?<![起后後])不再(?!按|以|单独|單獨|另)"

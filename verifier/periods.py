@@ -126,7 +126,8 @@ def paid_by_the_year(fact: Fact, span: Span, claim: Claim | None) -> Fact | None
 
 # How often, in one word: "once a year" is what "paid annually" says.
 _ONCE_PER = {
-    "year": re.compile(r"\b(?:annually|yearly|per annum|every year|each year)\b|一年一次|每年一次|一年一[缴繳付交]", re.IGNORECASE),
+    "year": re.compile(r"\b(?:annual|annually|yearly|per annum|every year|each year)\b|一年一次|每年一次|一年一[缴繳付交]",
+                       re.IGNORECASE),
     "month": re.compile(r"\b(?:monthly|every month|each month)\b|每月一次|一月一次|每个月一次|每個月一次", re.IGNORECASE),
     "week": re.compile(r"\b(?:weekly|every week|each week)\b|每周一次|每週一次|一周一次|一週一次", re.IGNORECASE),
     "day": re.compile(r"\b(?:daily|every day|each day)\b|每天一次|每日一次|一天一次", re.IGNORECASE),
@@ -135,13 +136,26 @@ _ONCE_PER = {
 
 def once_per(fact: Fact, span: Span) -> Fact | None:
     """The span's word for "once a period" ("annually", "monthly") when the claim says once a
-    year, month, week or day: "paid once a year in arrears" against "paid annually in arrears".
+    year, month, week or day: "paid once a year in arrears" against "paid annually in arrears";
+    or the days of the week it lists for "twice a week" ("delivered on Mondays and Thursdays").
     As one fact, or None."""
     q = fact.value
-    if fact.kind != "number" or getattr(q, "unit", None) != "times" or q.value != 1 \
-            or q.comparator != "eq" or q.per not in _ONCE_PER:  # type: ignore[union-attr]
+    if fact.kind != "number" or getattr(q, "unit", None) != "times" or q.comparator != "eq":
+        return None
+    if q.per == "week" and q.value is not None and q.value > 1:  # type: ignore[union-attr]
+        listed = next((m for m in _DAYS_LISTED.finditer(span.text)
+                       if len(set(_DAY_NAME.findall(m.group(0).lower()))) == q.value), None)  # type: ignore[union-attr]
+        return _said_in(fact, span, listed)
+    if q.value != 1 or q.per not in _ONCE_PER:  # type: ignore[union-attr]
         return None
     return _said_in(fact, span, _ONCE_PER[q.per].search(span.text))  # type: ignore[union-attr, index]
+
+
+_DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
+_DAY_NAME = re.compile(r"(mon|tues|wednes|thurs|fri|satur|sun)days?|(?:周|週|星期|礼拜|禮拜)?([一二三四五六日天])")
+_DAYS_LISTED = re.compile(rf"\b{_DAY}(?:\s*(?:,|and|&)\s*{_DAY})+\b"
+                          r"|(?:周|週|星期|礼拜|禮拜)[一二三四五六日天](?:\s*[、和及与與]\s*(?:周|週|星期|礼拜|禮拜)?[一二三四五六日天])+",
+                          re.IGNORECASE)
 
 
 def _said_in(fact: Fact, span: Span, m: re.Match[str] | None) -> Fact | None:

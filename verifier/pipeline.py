@@ -268,7 +268,7 @@ class Verifier:
                                 earlier_answer=request.answer[: claim.start])
             report = label_claim(claim_id, claim, scored, facts, self.thresholds, language, asker=asker,
                                  has_sources=bool(prepared.sources), only_sum=only_sum(claim, prepared.workings[i]),
-                                 answer=request.answer)
+                                 answer=request.answer, question=request.question or "")
             open_conflicts = unresolved(found)
             if open_conflicts and report.label == "supported":
                 # Resting on sources that disagree: show both sides, never call it supported.

@@ -127,7 +127,7 @@ _FREE = re.compile(r"免费|免費|全免|免收|赠送|贈送|附赠|附贈|\bf
 _GIFT_ITEM = re.compile(r"(?:赠送|贈送|附赠|附贈)(?:[一二两兩三四五六七八九十\d]+[条條张張个個件份瓶盒支次杯]?)?([\u4e00-\u9fff]{2,4})"
                         r"|\b(?:free|complimentary)\s+((?:[a-z-]+\s+)?[a-z-]{3,})"
                         r"|\b((?:[a-z-]+\s+)?[a-z-]{3,})\s+(?:is|are)\s+(?:free|complimentary)\b", re.IGNORECASE)
-_FREED_ITEM = re.compile(r"([\u4e00-\u9fff]{2,3})(?:全免|免费|免費|免收)")
+_FREED_ITEM = re.compile(r"([\u4e00-\u9fff]{2,3})(?:都)?(?:全免|免费|免費|免收|不用钱|不用錢|不要钱|不要錢)")
 # "退票不收手續費": a fee the claim waives, named after the waiving word.
 _WAIVED_FEE = re.compile(r"(?:不收取?|免收|无需支付|不用付|唔使俾|唔收)([\u4e00-\u9fff]{1,3}费)")
 _FREE_OF_FEE = re.compile(r"免[\u4e00-\u9fff]{0,3}费|不另收|不加收|包含在内|已含")
@@ -145,7 +145,8 @@ def free_but_priced(claim: Claim, span_text: str) -> bool:
     fees = [m.group(1) for m in _WAIVED_FEE.finditer(text)]
     for sentence in _FULL_STOP.split(span_text) if items or fees else ():  # (not at ";": "…$5 per hour; members park free")
         plain = normalise(sentence)
-        if _FREE.search(sentence) or _WAIVED_FEE.search(plain) or _FREE_OF_FEE.search(plain):
+        if (_FREE.search(sentence) and not _free_for_another_case(claim, sentence)) or _WAIVED_FEE.search(plain) \
+                or _FREE_OF_FEE.search(plain):
             continue
         if any(token_recall(item, sentence) >= _ITEM_SHARE for item in items) \
                 and any(f.kind == "number" and f.value.currency and (f.value.value or 0) > 0  # type: ignore[union-attr]
@@ -154,6 +155,23 @@ def free_but_priced(claim: Claim, span_text: str) -> bool:
         if fees and any(_charged(plain[a:b], fees) for a, b in clauses(plain)):
             return True
     return False
+
+
+_NAME = re.compile(r"(?<!^)(?<![.!?]\s)\b[A-Z][a-z]{2,}")
+
+
+def _free_for_another_case(claim: Claim, sentence: str) -> bool:
+    """Whether the sentence prices the case the claim names and calls it free only for another:
+    "Call-outs for faults cost £75 on the Essential and Plus plans and are free on Complete" for
+    "Fault call-outs on Plus are free"."""
+    names = set(_NAME.findall(claim.text))
+    parts = [sentence[a:b] for a, b in clauses(sentence)]
+    free = [p for p in parts if _FREE.search(p)]
+    priced = [p for p in parts if any(f.kind == "number" and f.value.currency for f in extract_numbers(p))]  # type: ignore[union-attr]
+    # (each free clause names a case of its own, none the claim's: "… and are free on Complete")
+    return bool(names) and bool(free) and all(set(_NAME.findall(p)) - names and not names & set(_NAME.findall(p))
+                                              for p in free) \
+        and any(names & set(re.findall(r"\b[A-Z][a-z]{2,}", p)) for p in priced)
 
 
 # A clause with a condition of its own ("超过3次每次收2元手续费") charges only on that side.

@@ -65,11 +65,13 @@ def label_claim(
     asker: dict[str, set[str]] | None = None,
     only_sum: bool = False,
     answer: str = "",
+    question: str = "",
 ) -> ClaimReport:
     """`asker`: qualifiers the question states about the asker (slot -> values), for claims
     that leave them implicit ("我是个人用户……" then "退货前需要先申请授权码"). `only_sum`: the
     claim is nothing but a value it works out ("三台加起来440元"), which the model cannot judge.
-    `answer`: the whole answer, which may state the claim's condition elsewhere."""
+    `answer`: the whole answer, which may state the claim's condition elsewhere, as may the asker's
+    `question`."""
     current = [s for s in scored if s.current and applies_to_asker(claim, s.candidate.span.text, asker)]
     # A span that shares almost no words with the claim cannot support it, whatever the model
     # says: small cross-encoders are overconfident on unrelated text in the same register.
@@ -153,8 +155,11 @@ def label_claim(
 
     # (a comparison's limit or category range is no condition the claim leaves out)
     if label == "supported" and (pinned or best) is not None and not (comparison and pinned is limit_span):
+        # (a claim may join two sentences: "ring … free on 0800 111 999, day or night, and don't go back
+        # inside until …"; an alternative either supporting sentence states is no addition)
+        also = " ".join(s.candidate.span.text for s in grounded if s.scores.entailment >= thresholds.support)
         narrower = _says_more(claim, (pinned or best).candidate.span, facts, asker, language,  # type: ignore[union-attr]
-                              answer)
+                              answer, also, question)
         if narrower is None and (case := other_case(claim, (pinned or best).candidate.span,  # type: ignore[union-attr]
                                                     [s.candidate.span for s in current])) is not None:
             own = _own_case(case[1], grounded, thresholds)
@@ -190,21 +195,22 @@ def _own_case(span: Span, grounded: list[ScoredCandidate], thresholds: Threshold
 
 
 def _says_more(claim: Claim, span: Span, facts: list[FactResult], asker: dict[str, set[str]] | None,
-               language: str, answer: str = "") -> str | None:
+               language: str, answer: str = "", also: str = "", question: str = "") -> str | None:
     """Why the span a supported claim rests on says less than the claim, or None: the claim
-    extends the rule to someone the span does not name, adds an alternative, takes a value the
-    span reserves for a tier, or drops the span's condition."""
+    extends the rule to someone the span does not name, adds an alternative (that neither it nor
+    `also`, the other spans supporting the claim, states), takes a value the span reserves for a
+    tier, or drops the span's condition."""
     source = span.source_id
     subject = unstated_subject(claim, span.text)
     if subject is not None and not any(f.fact.kind == "entity" and f.status == "matched"
                                        and match_key(f.fact.text) == match_key(subject) for f in facts):
         # (a subject the sources name, "FixPoint also provides ...", is the company they speak for)
         return message(language, "other_subject", source=source, subject=subject)
-    if (added := added_alternative(claim, span.text)) is not None:
+    if (added := added_alternative(claim, f"{span.text} {also}")) is not None:
         return message(language, "added_alternative", source=source, words=added)
     if (reserved := group_value(claim, facts, span, asker)) is not None:
         return message(language, "group_value", source=source, value=reserved[0], group=reserved[1])
-    if (condition := dropped_condition(claim, span, facts, answer)) is not None:
+    if (condition := dropped_condition(claim, span, facts, answer, question)) is not None:
         return message(language, "dropped_condition", source=source, quote=quote(condition))
     return None
 
