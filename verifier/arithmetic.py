@@ -204,9 +204,10 @@ def _counts_worked_with(results: list[FactResult], also: Sequence[str] = ()) -> 
     sources state as well."""
     sums = [r.evidence_text for r in results if r.status == "matched" and r.source_id is None and r.evidence is None
             and r.evidence_text and "×" in r.evidence_text] + [how for how in also if "×" in how]
-    # (and all the units a sum adds up: "每張899元 × 2 + 699元" is three people)
-    units = {how: sum(int(n) for n in _MULTIPLIER.findall(how)) + how.count(" + ") - len(_MULTIPLIER.findall(how))
-             + 1 for how in sums if " + " in how and "(" not in how}
+    # (and all the units a sum adds up: "每張899元 × 2 + 699元" is three people: the multipliers, plus
+    # one for each term added without one)
+    units = {how: sum(int(n) for n in _MULTIPLIER.findall(how)) + how.count(" + ") + 1 - len(_MULTIPLIER.findall(how))
+             for how in sums if " + " in how and "(" not in how}
     used = {int(n) for how in sums for n in _MULTIPLIER.findall(how)} | set(units.values())
     out = []
     for r in results:

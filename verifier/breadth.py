@@ -238,8 +238,8 @@ def _met_by(bound: Fact, values: Sequence[Fact]) -> bool:
     for "超过一天"."""
     return getattr(bound.value, "unit", None) in (None, "year", "person") and any(
         f.kind == "number" and same_dimension(f, bound) and f.value.comparator == "eq"  # type: ignore[union-attr]
-               and f.value.value is not None and satisfies(f.value.value, bound.value)  # type: ignore[union-attr, arg-type]
-               for f in values)
+        and f.value.value is not None and satisfies(f.value.value, bound.value)  # type: ignore[union-attr, arg-type]
+        for f in values)
 
 
 def _parallel_bound_matched(fact: Fact, span: Span, matched: set[tuple[int, int]]) -> bool:

@@ -184,9 +184,10 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
                   # (a value the claim states itself for another item is no rival)
                   and not (claim is not None and stated_by_claim(o, fact, claim))]
         # (the rival bounded as the claim's value is: "五千元起" against "3,000元起", not the "300元" before it)
-        clash = next((o for o in sorted(rivals, key=lambda o: o.value.comparator != fact.value.comparator)  # type: ignore[union-attr]
-                      if same_slot(fact, o)), None)
-        if clash is not None and deferred is None and claim is not None and _another_sentences_case(claim, clash, cand.span):
+        bounded_alike = sorted(rivals, key=lambda o: o.value.comparator != fact.value.comparator)  # type: ignore[union-attr]
+        clash = next((o for o in bounded_alike if same_slot(fact, o)), None)
+        if clash is not None and deferred is None and claim is not None \
+                and _another_sentences_case(claim, clash, cand.span):
             deferred, deferred_span = FactResult(fact, "mismatched", clash, clash.text, cand.span.source_id), cand.span
             continue
         if clash is not None:
