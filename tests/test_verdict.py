@@ -215,6 +215,17 @@ def test_a_bound_the_askers_own_value_meets_is_no_dropped_condition(analyzer):
     assert "condition" in _label(analyzer, answer, text, scores=high, question="我今年45岁，本市户口。").reason
 
 
+def test_an_if_with_a_bound_is_dropped_whatever_condition_the_claim_states_itself(analyzer):
+    high = NLIScores(entailment=0.97, neutral=0.02, contradiction=0.01)
+    text = ("The donor vehicle must be taxed or on SORN; if it has been off the road for more than 5 years, the "
+            "transfer cannot be done online.")
+    report = _label(analyzer, "The transfer can be done online as long as the van is taxed or on SORN.", text,
+                    scores=high)
+    assert (report.label, "more than 5 years" in report.reason) == ("partial", True)
+    stated = "The transfer can be done online unless the van has been off the road for more than five years."
+    assert _label(analyzer, stated, text, scores=high).label == "supported"
+
+
 def test_a_claim_taking_one_cases_bound_drops_no_other_cases_bound(analyzer):
     high = NLIScores(entailment=0.97, neutral=0.02, contradiction=0.01)
     text = "新建住宅室内氡浓度超过150贝克/立方米、既有住宅超过300贝克/立方米的，建议采取治理措施。"

@@ -190,7 +190,8 @@ def dropped_condition(claim: Claim, span: Span, facts: list[FactResult], answer:
     # A cap ("最多5天") is a condition too when the claim says "all" where the span caps it.
     bounds = ("gt", "ge", "le", "lt") if _unstated_universal(claim, span.text) else ("gt", "ge")
     # A case leading the rule's clause is its condition too: "For tenancies of 12 months or longer, the fee
-    # can be paid in three monthly instalments".
+    # can be paid in three monthly instalments"; so is an "if" with a bound ("if it has been off the road for
+    # more than 5 years, the transfer cannot be done online"), whatever condition the claim states itself.
     lead = parts[best - 1] if best > 0 and _LEADING_CASE.search(span.text[slice(*parts[best - 1])]) else (a, a)
     for fact in span.facts:
         # ("100平方米以下的内墙项目": a bound that picks out the things the rule is for is a condition too)
@@ -251,7 +252,7 @@ def _parallel_bound_matched(fact: Fact, span: Span, matched: set[tuple[int, int]
                and span.clause_of(o) == span.clause_of(fact) for o in span.facts)
 
 
-_LEADING_CASE = re.compile(r"^\s*(?:for|with)\b", re.IGNORECASE)
+_LEADING_CASE = re.compile(r"^\s*(?:for|with|if|unless|when)\b", re.IGNORECASE)
 
 # A sentence that opens with the case it speaks of: "For a chip repair, ..."
 _CASE_LEAD = re.compile(r"\s*for\s+((?:a|an|the)\s+)?([^,]{2,40}),", re.IGNORECASE)
