@@ -86,15 +86,15 @@ _TIME_24 = re.compile(
 )
 _TIME_AMPM = re.compile(rf"(?<![\w.:])(?P<h>1[0-2]|0?[1-9])[ ]?{_AMPM}", re.ASCII)
 _NOON = re.compile(r"(?i:\b(?P<w>noon|midday|midnight)\b)", re.ASCII)
+# Two hours of a 12-hour clock, the second after "to": "7 to 9", "6:30 - 9:30"
+_HOUR_RANGE = (r"(?P<a>1[0-2]|0?[1-9])(?::(?P<am>[0-5]\d))?[ ]*(?i:to|-|–|until|till)[ ]*"
+               r"(?P<b>1[0-2]|0?[1-9])(?::(?P<bm>[0-5]\d))?")
 # "Tuesday evenings from 7 to 9": bare hours, made times by the part of the day before them
-_PART_THEN_HOURS = re.compile(r"(?i:\b(?P<part>morning|afternoon|evening|night)s?[ ]+(?:from[ ]+)?)"
-                              r"(?P<a>1[0-2]|0?[1-9])(?::(?P<am>[0-5]\d))?[ ]*(?i:to|-|–|until|till)[ ]*"
-                              r"(?P<b>1[0-2]|0?[1-9])(?::(?P<bm>[0-5]\d))?\b"
+_PART_THEN_HOURS = re.compile(r"(?i:\b(?P<part>morning|afternoon|evening|night)s?[ ]+(?:from[ ]+)?)" + _HOUR_RANGE + r"\b"
                               r"(?![:\d]|[ ]*(?i:[ap]\.?m\b|o'clock|hours?|hrs?|minutes?|mins?|days?|weeks?|years?|people|%))",
                               re.ASCII)
 # "from 7 to 10pm", "6:30 to 9:30pm": the first time takes the half of the day the second names
-_HOUR_TO_TIME = re.compile(rf"(?<![\w.:$£€])(?P<a>1[0-2]|0?[1-9])(?::(?P<am>[0-5]\d))?[ ]*(?i:to|-|–|until|till)[ ]*"
-                           rf"(?P<b>1[0-2]|0?[1-9])(?::(?P<bm>[0-5]\d))?[ ]?{_AMPM}", re.ASCII)
+_HOUR_TO_TIME = re.compile(r"(?<![\w.:$£€])" + _HOUR_RANGE + rf"[ ]?{_AMPM}", re.ASCII)
 # "before 8 in the morning", "6 o'clock in the evening", "at 10 at night"
 _TIME_OF_DAY = re.compile(r"(?<![\w.:$£€])(?P<h>1[0-2]|0?[1-9])(?:[ ]?o'clock)?[ ]+(?i:in[ ]+the[ ]+(?P<part>morning|afternoon|evening)"
                           r"|at[ ]+(?P<night>night))\b", re.ASCII)

@@ -212,8 +212,9 @@ def _another_sentences_case(claim: Claim, value: Fact, span: Span) -> bool:
     def names(a: int, b: int) -> bool:
         words = span.text[a:b]
         return bool(case & (word_keys(words) | frozenset(content_tokens(words))))
-    here = next(((a, b) for a, b in sentences(span.text) if a <= at < b), None)
-    return here is not None and not names(*here) and any(names(a, b) for a, b in sentences(span.text) if (a, b) != here)
+    cuts = sentences(span.text)
+    here = next(((a, b) for a, b in cuts if a <= at < b), None)
+    return here is not None and not names(*here) and any(names(a, b) for a, b in cuts if (a, b) != here)
 
 
 # Words a value's clause must share with the claim (its own words aside) to be about the same
