@@ -190,6 +190,8 @@ GOLD_SETS = {
     "decision_ab": ("decision_gold_ab.jsonl", decision_metrics),
     "engine_ac": ("engine_gold_ac.jsonl", claim_metrics),
     "decision_ac": ("decision_gold_ac.jsonl", decision_metrics),
+    "engine_ad": ("engine_gold_ad.jsonl", claim_metrics),
+    "decision_ad": ("decision_gold_ad.jsonl", decision_metrics),
 }
 
 
