@@ -104,6 +104,16 @@ def _in_condition(verb: Token) -> bool:
         verb = verb.head
 
 
+# Verb pairs that say one thing: "can come and go outside visiting hours".
+_ONE_ACTION = frozenset({("come", "go"), ("pick", "choose"), ("mix", "match"), ("drop", "collect"),
+                         ("wait", "see"), ("try", "buy")})
+
+
+def _base(tok: Token) -> str:
+    word = tok.lower_
+    return word[:-2] if word.endswith("oes") else word[:-1] if word.endswith("s") else word  # goes, comes
+
+
 def en_parts(doc: Doc, offset: int, original: str) -> list[Part]:
     """Clause parts of one parsed English sentence; `offset` is the doc's start in the answer."""
     # (cut, next_start, head, verb, the clause's first token) in doc offsets; head/verb are None at
@@ -111,7 +121,8 @@ def en_parts(doc: Doc, offset: int, original: str) -> list[Part]:
     cuts: list[tuple[int, int, Token | None, Token | None, int]] = []
     for tok in doc:
         if tok.dep_ == "conj" and _is_verb(tok) and _is_verb(tok.head) and tok.head.i < tok.i \
-                and not _in_condition(tok) and not _listed_noun_read_as_verb(tok):
+                and not _in_condition(tok) and not _listed_noun_read_as_verb(tok) \
+                and (_base(tok.head), _base(tok)) not in _ONE_ACTION:
             between = [c for c in tok.head.children if c.dep_ in ("cc", "punct") and c.i < tok.left_edge.i]
             if not between or between[-1].i <= tok.head.i:
                 continue

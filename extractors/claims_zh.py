@@ -211,14 +211,25 @@ _STATE_PREMISE = re.compile(r"(?:你|您|我)(?:们|們|哋|家)?(?:的)?[\u4e00
                             r"(?!.*(?:可以|可|能|需要|须|應|应|要|[0-9一二两三四五六七八九十百千万]))[\u4e00-\u9fff]{1,8}" + _END)
 
 
+# "你阿媽有綜援，每餐只係收港幣二十蚊": what the asker has or receives, the case the next clause prices
+# (not a right or a perk: "您有权退款", "你有免费停车位" are claims)
+_HOLDS_PREMISE = re.compile(r"(?:你|您|我)(?:们|們|哋|家)?(?:的)?[\u4e00-\u9fff]{0,3}?(?:有|领|領|拿|持有|属于|屬於)"
+                            r"(?![权權]|资格|資格|免费|免費)(?!.*(?:可以|可|能|需要|须|應|应|要|送|包|[0-9一二两三四五六七八九十百千万]))"
+                            r"[\u4e00-\u9fff]{1,6}" + _END)
+
+
 def _premise(piece: _Piece, norm: str) -> bool:
     return _age_premise(piece, norm) or _PLACE_PREMISE.fullmatch(norm, piece.core, piece.end) is not None \
-        or _STATE_PREMISE.fullmatch(norm, piece.core, piece.end) is not None
+        or _STATE_PREMISE.fullmatch(norm, piece.core, piece.end) is not None \
+        or _HOLDS_PREMISE.fullmatch(norm, piece.core, piece.end) is not None
 
 
 # "成交价不到一百万的，买方服务费最少一万五": a "……的" with no copula names whom the next clause
 # is about ("是免费的" is a statement of its own).
 _DE_TOPIC = re.compile(r"[^是]*[^是的]的" + _END)
+
+# "绑定一位直系亲属，比如父亲或母亲中的一位，……": an example belongs to the clause it illustrates.
+_EXAMPLE = re.compile(r"\s*(?:比如|例如|譬如|像是|诸如|諸如|比方说|比方說)")
 
 # "平时要注意，雨水管道……", "需要注意的是，……": a call to attention states nothing; what it points to follows.
 _LEAD_IN = re.compile(r"(?:注意|记住|记得|留意|提醒您?|一提|说明)(?:的是)?\s*$")
@@ -246,7 +257,8 @@ def zh_parts(doc: Doc, offset: int, norm: str, original: str) -> list[Part]:
         if groups and not pending and (p["qualifier"].search(text) or p["consequence"].match(norm, piece.start)
                                        or p["comparison"].match(norm, piece.start) or p["back_reference"].search(text)
                                        or p["beyond"].fullmatch(norm, piece.start, piece.end)
-                                       or p["judged"].match(norm, piece.start, piece.end)):
+                                       or p["judged"].match(norm, piece.start, piece.end)
+                                       or _EXAMPLE.match(norm, piece.start)):
             groups[-1].append(piece)
             continue
         alternative = p["alternative"].match(norm, piece.start) is not None and any(

@@ -42,7 +42,8 @@ Comparison = Literal["equal", "compatible", "close", "different"]
 # unit -> (conversion dimension, factor to the dimension's base unit)
 _CONVERT: dict[str, tuple[str, Decimal]] = {
     "m": ("length", Decimal(1)), "km": ("length", Decimal(1000)), "cm": ("length", Decimal("0.01")),
-    "mile": ("length", Decimal("1609.344")), "kW": ("power", Decimal(1000)), "MW": ("power", Decimal(1000000)),
+    "mile": ("length", Decimal("1609.344")), "W": ("power", Decimal(1)), "kW": ("power", Decimal(1000)),
+    "MW": ("power", Decimal(1000000)),
     "g": ("mass", Decimal(1)), "kg": ("mass", Decimal(1000)),
     "millisecond": ("time", Decimal("0.001")), "second": ("time", Decimal(1)), "minute": ("time", Decimal(60)),
     "hour": ("time", Decimal(3600)), "day": ("time", Decimal(86400)), "week": ("time", Decimal(604800)),
@@ -186,6 +187,8 @@ def _compare_quantities(qa: Quantity, qb: Quantity) -> Comparison:
         return "different"
     if {da, db} == {"month", "time"}:
         return _compare_calendar(qa, qb) if da == "month" else _compare_calendar(qb, qa)
+    if {da, db} == {"month", "business_day"}:
+        return _compare_working_days(qa, qb) if da == "month" else _compare_working_days(qb, qa)
     if da is not None and db is not None and da != db:
         if _SLOT.get(da) != _SLOT.get(db) or _SLOT.get(da) is None:
             return "different"
@@ -218,6 +221,20 @@ def _compare_calendar(months: Quantity, time: Quantity) -> Comparison:
     lo, hi = _interval(months, Decimal(1))
     tlo, thi = _interval(time, _factor(time) / Decimal(86400))
     return "close" if lo * short <= tlo and thi <= hi * long else "different"
+
+
+_WORKING_DAYS_A_MONTH = (Decimal(20), Decimal(23))
+
+
+def _compare_working_days(months: Quantity, days: Quantity) -> Comparison:
+    """Months or years against working days: "close" when the days fall inside the 20 to 23
+    working days a month has ("a month" / "22 working days"), else "different" ("two years"
+    against "within 3 working days")."""
+    if months.comparator != days.comparator and "eq" not in (months.comparator, days.comparator):
+        return "different"
+    lo, hi = _interval(months, _factor(months))
+    dlo, dhi = _interval(days, _factor(days))
+    return "close" if lo * _WORKING_DAYS_A_MONTH[0] <= dlo and dhi <= hi * _WORKING_DAYS_A_MONTH[1] else "different"
 
 
 def _interval(q: Quantity, f: Decimal) -> tuple[Decimal, Decimal]:

@@ -107,6 +107,7 @@ def _year_led(n: str) -> Iterator[Cand]:
         elif m["m"] and valid_day(month, day, year):
             end, day = _month_end(n, m.end(), year, month, day)
             yield Cand(m.start(), end, "day" if day else "month", year=year, month=month, day=day)
+            yield from _range_end_day(n, end, year, month, day)
         else:
             end = m.start("m") if m["m"] else m.end()
             yield Cand(m.start(), len(n[:end].rstrip(" ")), "year", year=year)
@@ -121,6 +122,7 @@ def _roc_led(n: str) -> Iterator[Cand]:
         if m["m"] and valid_day(month, day, year):
             end, day = _month_end(n, m.end(), year, month, day)
             yield Cand(m.start(), end, "day" if day else "month", year=year, month=month, day=day)
+            yield from _range_end_day(n, end, year, month, day)
         elif not m["m"]:
             yield Cand(m.start(), m.end(), "year", year=year)
 
@@ -141,10 +143,22 @@ def _month_day(n: str) -> Iterator[Cand]:
         if valid_day(month, day):
             end, day = _month_end(n, m.end(), None, month, day)
             yield Cand(m.start(), end, "day" if day else "month", month=month, day=day, need_year=True)
+            yield from _range_end_day(n, end, None, month, day)
     for m in _MONTH_RANGE_HEAD.finditer(n):
         first, last = zh_int(m["m"]), zh_int(m["m2"])
         if valid_day(first, None) and valid_day(last, None) and first < last:
             yield Cand(m.start(), m.end(), "month", month=first, need_year=True)
+
+
+# "2月1日到10日": the range's last day, in the first day's month
+_END_DAY = re.compile(r"[ ]*(?:至|到|-|~|—)[ ]*(?P<d>[0-9]{1,2}|[一二三四五六七八九十]{1,3})[ ]*[日号]")
+
+
+def _range_end_day(n: str, end: int, year: int | None, month: int, day: int | None) -> Iterator[Cand]:
+    m = _END_DAY.match(n, end) if day else None
+    last = zh_int(m["d"]) if m else None
+    if m and last and last > day and valid_day(month, last, year):  # type: ignore[operator]
+        yield Cand(m.start("d"), m.end(), "day", year=year, month=month, day=last, need_year=year is None)
 
 
 _MONTH_END = re.compile(r"[ ]*(?:底|末)(?!班)")

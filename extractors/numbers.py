@@ -65,7 +65,7 @@ _CORE = re.compile(
     r"(?P<pct>[百千万]分之(?:[0-9.]+|" + _ZH + r"+(?:点" + _ZH + r"+)?))"
     r"|(?P<enw>" + _EN_NUMBER + r")"
     r"|(?P<ar>(?<![0-9.])(?<![0-9],)(?:[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?![0-9]))"
-    r"|(?P<zh>" + _ZH + r"+(?:点" + _ZH + r"+)?)"
+    r"|(?P<zh>" + _ZH + r"+(?:点" + _ZH + r"+)?)(?!(?<=千)瓦)"  # ("十二千瓦" is 12 kW, not 十二千 watts)
     r"|(?P<half>半)"
 )
 _SP = r"[ \t]{0,2}"
@@ -80,7 +80,7 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     zh_per = alternation(PER_WORDS, zh_only=True)
     return {
         "prefix": re.compile(
-            r"(?:(?P<per>(?:每(?:" + zh_per + r")" + _SP + r")?每(?P<perw>" + zh_per + r")))?" + _SP
+            r"(?:(?P<per>(?:每(?:" + zh_per + r")" + _SP + r")?每(?:(?P<persize>[百千万])(?=字))?(?P<perw>" + zh_per + r")))?" + _SP
             + r"(?:(?P<between>(?<![A-Za-z])between|介于|从)" + _SP + r")?"
             # ("最低收取1.5万元", "最多收二十块": a charging verb may stand between the bound and its value)
             # ("under-18s": an age group joined to its bound by a hyphen; "over-60s" are people of 60 and
@@ -103,7 +103,10 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         "unit": re.compile(r"(?:" + _SP + r"|-(?=[A-Za-z]))(?P<u>" + alternation(UNITS) + r")", re.IGNORECASE),
         "per": re.compile(
             # "£96 for the year": a price for the whole period is a price per period
-            _SP + r"(?P<m>/|(?<![A-Za-z])(?:per|a|an|each|for the|for a)(?= )|每|一)" + _SP + r"(?P<p>" + alternation(PER_WORDS) + r")"
+            _SP + r"(?P<m>/|(?<![A-Za-z])(?:per|a|an|each|for the|for a)(?= )|每|一)" + _SP
+            # (a block of text: "每百字", "per 1,000 words")
+            + r"(?:(?P<size>[百千万](?=字)|(?:100|1,?000|(?:a |one )?hundred|(?:a |one )?thousand)(?= words?\b)) ?)?"
+            + r"(?P<p>" + alternation(PER_WORDS) + r")"
             + r"(?![ ]?(?:earlier|ago|before|later|prior))"
             # ("月租两千英镑一年就是两万四": a period that opens the next step of a sum is no rate)
             + r"(?!(?<=[一年月天日周])\s*(?:就是|就係|即是|是|共|合计|合計|下来|下來))",
@@ -305,6 +308,14 @@ _DENIED_BOUND = {"gt": "le", "ge": "lt"}
 _VALUE_NEXT = re.compile(r"\s*(?:[\d一二两兩三四五六七八九十]|人民币|新台币|港币)")
 
 
+_BLOCK = {"百": 100, "千": 1000, "万": 10000, "100": 100, "1000": 1000, "1,000": 1000, "hundred": 100, "thousand": 1000}
+
+
+def _sized(size: str | None, per: str) -> str:
+    """A rate over a block of units names the block: "每百字15元" is per "100 character"."""
+    return f"{_BLOCK[size.lower().split()[-1]]} {per}" if size else per
+
+
 def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | None:
     start = m.start()
     if _inside_word_or_ordinal(n, lo, start):
@@ -325,11 +336,11 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
     approx = approx_word
     p = _patterns()
     if pre and pre.group("per"):
-        per = PER_WORDS[pre.group("perw")]  # "每人每晚": the nearest rate word is the slot's
+        per = _sized(pre.group("persize"), PER_WORDS[pre.group("perw")])  # "每人每晚": the nearest rate word is the slot's
     # ("1500个单位每单位8元": a rate word right before another value is that value's)
     if (pm := p["per"].match(n, end, hi)) and (currency or unit or pm.group("m").lower() not in ("a", "an", "一", "for the", "for a")) \
             and not (pm.group("m") == "每" and _VALUE_NEXT.match(n, pm.end(), hi)):
-        per, end = PER_WORDS[phrase_key(pm.group("p"))], pm.end()  # "3 a day" is too loose without a unit
+        per, end = _sized(pm.group("size"), PER_WORDS[phrase_key(pm.group("p"))]), pm.end()  # "3 a day" is too loose without a unit
     if pre and pre.group("cmp"):
         comparator = CMP_PREFIX[phrase_key(pre.group("cmp"))]
         if pre.group("hyphen") and not re.match(r"s\b", n[end:hi]):

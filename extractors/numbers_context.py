@@ -24,6 +24,13 @@ def context_words(n: str, start: int, end: int, lo: int = 0) -> str:
     right after the fact are used ("3 offices").
     """
     words: list[str] = []
+    # "costs £22 for adults and £11 for children": each value's case follows it, and the words
+    # between the two are the first value's
+    case = _FOR_CASE.match(n, end, min(len(n), end + 40))
+    if case:
+        between = n[max(lo, start - 40):start]
+        between = _FOR_CASE_LEFT.sub("", between) if lo and start - lo < 40 else between
+        return " ".join((_slot_words(case.group(1))[:2] + _slot_words(between)[-2:])[:4])
     for floor in (lo, 0):
         left = n[max(floor, start - 40):start]
         words = words or _slot_words(left[max(left.rfind(c) for c in _CLAUSE_ENDS) + 1:])[-3:]
@@ -32,6 +39,11 @@ def context_words(n: str, start: int, end: int, lo: int = 0) -> str:
         cut = min((i for i in (right.find(c) for c in _CLAUSE_ENDS) if i >= 0), default=len(right))
         words = _slot_words(right[:cut])[:2]
     return " ".join(words)
+
+
+_FOR_CASE = re.compile(r"\s+for\s+(?:the\s+|an?\s+|each\s+|every\s+)?((?:[a-z][a-z'-]+\s+)?[a-z][a-z'-]+)"
+                       r"(?=\s+(?:and|or|aged)\b|\s*[,;.)]|$)", re.IGNORECASE)
+_FOR_CASE_LEFT = re.compile(r"^\s*for\s+(?:the\s+|an?\s+)?(?:[a-z][a-z'-]+\s+){0,2}?(?:and|or)\s+", re.IGNORECASE)
 
 
 def _singular(word: str) -> str:

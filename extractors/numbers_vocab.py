@@ -92,6 +92,10 @@ UNITS = _expand(
         # installed capacity: "装机2兆瓦", "1兆瓦及以上"
         "MW": ("megawatts", "megawatt", "mw", "兆瓦"),
         "kW": ("kilowatts", "kilowatt", "kw", "千瓦"),
+        "W": ("watts", "watt", "瓦"),  # a price per watt of capacity: 每瓦0.025元
+        # text lengths: translation, copywriting, voice-over ("两千字", "a 500-word script")
+        "character": ("个字", "個字", "字"),
+        "word": ("words", "word"),
         # floor area: "100平方米以内", colloquially "90平"
         "m2": ("square metres", "square meters", "square metre", "square meter", "sq m", "m²", "sqm", "平方米",
                "平方公尺", "平米", "平方", "平"),
@@ -128,6 +132,9 @@ PER_WORDS = _expand(
         "litre": ("litre", "liter", "公升", "升"),
         "kWh": ("kwh", "kilowatt-hour", "千瓦时", "度"),  # electricity: 每度 = per kWh
         "plant": ("株",),  # hair grafts: 每株50元
+        "W": ("watt", "瓦"), "kW": ("kilowatt", "kw", "千瓦"),
+        "character": ("字",),  # 每百字15元 (the block size goes in front: per "100 character")
+        "word": ("words", "word"),
         "unit": ("单位", "單位"),  # 每单位8元
     }
 )

@@ -160,6 +160,8 @@ def agents_agree(a: str, b: str) -> bool:
     Different actions never clash (see `verifier.qualify`)."""
     action_a, _, doer_a = a.partition(":")
     action_b, _, doer_b = b.partition(":")
+    # (where, not who: "送到站里" is "送到站点")
+    doer_a, doer_b = (_INSIDE.sub("", d) for d in (doer_a, doer_b))
     if action_a != action_b or doer_a in doer_b or doer_b in doer_a:
         return True
     unit_a, unit_b = _UNIT.search(doer_a), _UNIT.search(doer_b)
@@ -169,5 +171,6 @@ def agents_agree(a: str, b: str) -> bool:
 
 
 _SAME_DOER = 0.5
+_INSIDE = re.compile(r"(?<=[\u4e00-\u9fff])(?:里|裡|内|那里|那儿)$")
 # A unit's own name, the two characters before 部, 科, 处...: "安保" of "数据中心的安保部".
 _UNIT = re.compile(r"([\u4e00-\u9fff]{2})[部院所处科站组室局课]$")

@@ -34,7 +34,10 @@ _CANTONESE = {"搞掂": "完成", "几多": "多少", "拣": "选", "帮手搞":
               # and the ways a policy forbids ("洞里不能开闪光灯" / "洞内禁止使用闪光灯")
               "禁止": "不得", "严禁": "不得", "不准": "不得", "不许": "不得",
               # and lending a card on ("不能借给朋友" / "不得转借")
-              "借给": "转借", "外借": "转借", "借别人": "转借"}
+              "借给": "转借", "外借": "转借", "借别人": "转借",
+              # and going along with someone ("需要你陪着" / "须由家长陪同"), and the next day
+              "陪着": "陪同", "第二天": "次日", "隔天": "次日", "第二日": "次日", "隔日": "次日",
+              "明天": "次日", "明日": "次日"}
 _CANTONESE_WORD = re.compile("|".join(sorted(_CANTONESE, key=len, reverse=True)))
 
 

@@ -56,6 +56,17 @@ def _worked(analyzer, answer: str, value: str, question: str = "") -> str | None
     # A price per unit per day times both counts; a price per metre times the metres, however many.
     ("标准单体厕所每台每天二百六十元，三台租两天一共一千五百六十元。", "一千五百六十元", "", "每台每天二百六十元 × 2 × 3"),
     ("鐵絲網圍籬每公尺新台幣四百五十元，兩百公尺大約新台幣九萬元。", "大約新台幣九萬元", "", "每公尺新台幣四百五十元 × 200"),
+    # A price per block of text, or per smaller unit, times what the claim counts in those units.
+    ("资深配音员每百字15元，两千字就是三百元。", "三百元", "", "每百字15元 × 20 [两千字]"),
+    ("你们装机2兆瓦，按每瓦0.025元算，清洗一次大约五万元。", "大约五万元", "", "每瓦0.025元 × 2000000 [2兆瓦]"),
+    # a count, a share and a price together; a price less another plus a third for each of a count
+    ("普通针刺一次一百二十元，买十次疗程卡打九折，十次合计一千零八十元。", "一千零八十元", "", "一百二十元 × 10 × 九折"),
+    ("The package is £395, and they'll take £60 off. Add two extra stations at £40 each and it comes to £415 "
+     "altogether.", "£415", "", "£395 − £60 + £40 × 2"),
+    # a count of people right before a total, in Cantonese with no verb; a price times a count less a saving
+    ("24小時成人飛每張港幣200蚊，兩個人四百蚊。", "四百蚊", "", "每張港幣200蚊 × 2"),
+    ("校车每学期2400元，第二个孩子每学期减300元，所以两个孩子一学期一共四千五百元。", "四千五百元", "", "2400元 × 2 − 300元"),
+    ("黄纸板每公斤1.2元，60公斤大概七十二块。", "大概七十二块", "", "每公斤1.2元 × 60"),
     # The count may follow the total.
     ("Resin-bound is £65 per square metre, so roughly £2,600 for forty square metres.", "roughly £2,600", "",
      "£65 per square metre × 40"),
@@ -241,3 +252,51 @@ def test_units_counted_at_a_source_rate_are_priced_without_a_cue(lexical):
     assert prepared.readings == ["each extra hour would cost £75"]
     assert all(claim == "each extra hour would cost £75" for _, claim in prepared.pairs())
     assert lexical.prepare({"answer": "Two extra guests would cost £150.", "sources": [source]}).readings == [None]
+
+
+def test_a_sum_over_several_source_sentences_finds_them_all(analyzer):
+    """"it comes to £415 altogether" names only the extra stations; the sentences giving the
+    package price and the discount are found by the amounts the sum is worked out from."""
+    from verifier import Verifier
+
+    lexical = Verifier("lexical", analyzer=analyzer)
+    source = {"id": "S1", "text": "Our Starter package is £395 and includes a script written by our copywriter. Our Duo "
+                                  "package is £545. Versions for extra stations are £40 each. If you supply your own "
+                                  "script, we take £60 off either package. Changes after recording cost £75."}
+    answer = ("The Starter package is £395, but as you're writing the script yourself they'll take £60 off. Add "
+              "versions for your two extra stations at £40 each and it comes to £415 altogether.")
+    total = next(c for c in lexical.verify(answer, [source]).claims if "£415" in c.text)
+    assert total.label == "supported", total.reason
+    assert "£395 − £60 + £40 × 2" in total.reason
+    wrong = lexical.verify(answer.replace("£415", "£425"), [source]).claims
+    assert next(c for c in wrong if "£425" in c.text).label != "supported"
+
+
+def test_the_text_a_price_per_block_counts_is_found_in_the_sum(analyzer):
+    from verifier import Verifier
+
+    lexical = Verifier("lexical", analyzer=analyzer)
+    source = {"id": "S1", "text": "普通配音员每百字8元，资深配音员每百字15元，明星级配音员单独报价。"}
+    claims = lexical.verify("资深配音员每百字15元，两千字就是三百元。", [source]).claims
+    total = next(c for c in claims if "三百元" in c.text)
+    assert {f.text: f.status for f in total.facts} == {"两千字": "matched", "三百元": "matched"}
+    assert total.label == "supported", total.reason
+    claims = lexical.verify("资深配音员每百字15元，两千字就是四百元。", [source]).claims
+    assert next(c for c in claims if "四百元" in c.text).label != "supported"
+
+
+def test_the_counts_a_sum_is_worked_out_with_go_with_it(analyzer):
+    """"按两位整理师干四小时算，一共一千二百元" is all sum: the model reads none of it."""
+    from verifier import Verifier
+
+    lexical = Verifier("lexical", analyzer=analyzer)
+    source = {"id": "S1", "text": "衣橱整理按小时计费，每人每小时150元，4小时起约。"}
+    answer = "衣橱整理每人每小时150元，四小时起约。按两位整理师干四小时算，一共一千二百元。"
+    prepared = lexical.prepare({"answer": answer, "sources": [source]})
+    total = next(i for i, c in enumerate(prepared.claims) if "一千二百元" in c.text)
+    assert prepared.workings[total] == ["按两位整理师干四小时算，一共一千二百元"]
+    claim = lexical.verify(answer, [source]).claims[total]
+    assert claim.label == "supported", claim.reason
+    # A price in the premise is the source's to confirm: the model still reads it.
+    priced = lexical.prepare({"answer": "按每平方米6元算，2000平方米洗一次是一万两千元。", "sources": [source]})
+    assert priced.workings[0] == ["，2000平方米洗一次是一万两千元"]

@@ -240,6 +240,26 @@ def test_what_the_asker_says_has_happened_is_the_condition_of_the_next_clause(an
     assert claims == ["您母亲已经头晕，到了室外请立即拨打120", "你们已经超过三十人", "你们可以享受九折"]
 
 
+def test_a_verb_pair_that_says_one_thing_is_one_clause(analyzer):
+    claims = [c.text for c in split_claims("Your partner can stay overnight, and can come and go outside visiting "
+                                           "hours. You can collect it and pay at the desk.", analyzer=analyzer)]
+    assert claims == ["Your partner can stay overnight", "Your partner can come and go outside visiting hours",
+                      "You can collect it", "You can pay at the desk"]
+
+
+def test_an_example_stays_with_the_clause_it_illustrates(analyzer):
+    claims = [c.text for c in split_claims("您可以绑定一位直系亲属，比如父亲或母亲中的一位，对方购物打九五折。", analyzer=analyzer)]
+    assert claims == ["您可以绑定一位直系亲属，比如父亲或母亲中的一位", "对方购物打九五折"]
+
+
+def test_what_the_asker_has_is_the_condition_of_the_next_clause(analyzer):
+    claims = [c.text for c in split_claims("你阿媽有綜援，每餐只係收港幣二十蚊。您有会员卡，可以打九折。", analyzer=analyzer)]
+    assert claims == ["你阿媽有綜援，每餐只係收港幣二十蚊", "您有会员卡，可以打九折"]
+    # (a right or a perk is a claim of its own)
+    claims = [c.text for c in split_claims("你有权退款，七天内到账。你有免费停车位，另外还送早餐。", analyzer=analyzer)]
+    assert claims[0] == "你有权退款" and "你有免费停车位" in claims
+
+
 def test_a_clause_whose_object_points_back_stays_with_the_clause_it_points_to(analyzer):
     claims = [c.text for c in split_claims("Spray tans are £25 a session and you can book them at Chippenham. "
                                            "Beds are £1 a minute and you can book online.", analyzer=analyzer)]

@@ -261,3 +261,12 @@ def test_durations_far_apart_are_different_slots(a, b, same):
 ])
 def test_rounding_needs_more_than_one_digit(a, b, verdict):
     assert compare_facts(one(a), one(b)) == verdict
+
+
+@pytest.mark.parametrize("a, b, verdict", [
+    ("two years", "within 3 working days", "different"),  # durations, but nowhere near
+    ("1 month", "22 working days", "close"),
+    ("2 MW", "2,000 kW", "equal"), ("2兆瓦", "2000000瓦", "equal"),
+])
+def test_months_against_working_days_and_watts(a, b, verdict):
+    assert compare_facts(extract_numbers(a)[0], extract_numbers(b)[0]) == verdict

@@ -206,3 +206,25 @@ def test_a_name_found_in_a_clause_about_something_else_is_a_mismatch(lexical, te
     (claim,) = lexical.verify(answer, [source]).claims
     fact = next(f for f in claim.facts if f.kind == "entity" and f.text == team)
     assert (fact.status, fact.evidence_text if fact.status == "mismatched" else None) == found
+
+
+def test_a_source_that_also_supports_the_claim_does_not_disagree_with_it(analyzer):
+    """The model may read one pair of a source as contradicting the claim while another sentence of
+    that source supports it: the source does not disagree with the claim."""
+    claim = split_claims("Online the extra discount comes off automatically once you sign in.", analyzer=analyzer)[0]
+    texts = {"A": "Online, sign in with your colleague number and the discount is applied automatically.",
+             "B": "Online, the extra 10% comes off automatically when you sign in. In store, ask at the till."}
+    sources = [segment_source(Source(id=i, text=t)) for i, t in texts.items()]
+    candidates = SpanIndex(sources).candidates(claim)
+
+    def scored(b_supports: bool) -> list[ScoredCandidate]:
+        # B's sentence reads as contradicting; its window of sentences, as supporting or not.
+        def read(c) -> NLIScores:
+            if c.source_index == 0:
+                return AGREES
+            return AGREES if b_supports and c.span.sentences[0] != c.span.sentences[1] else CONTRADICTS
+        return [ScoredCandidate(c, read(c), True, None) for c in candidates]
+
+    assert claim_conflicts("c1", claim, scored(b_supports=True), sources, Thresholds()) == []
+    found = claim_conflicts("c1", claim, scored(b_supports=False), sources, Thresholds())
+    assert found and {found[0].source_a, found[0].source_b} == {"A", "B"}

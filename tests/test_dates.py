@@ -259,6 +259,17 @@ def test_a_range_of_month_names(text, found):
     assert _found(text) == found
 
 
+@pytest.mark.parametrize("text, found", [
+    # A range's last day in the first day's month and year: "2月1日到10日" ends on 10 February.
+    ("报名时间是2月1日到10日", [("2月1日", "2026-02-01"), ("10日", "2026-02-10")]),
+    ("2026年12月20日至25日", [("2026年12月20日", "2026-12-20"), ("25日", "2026-12-25")]),
+    ("115年3月1日至15日", [("115年3月1日", "2026-03-01"), ("15日", "2026-03-15")]),
+    ("3月5日到3日", [("3月5日", "2026-03-05")]),  # no range ends before it starts
+])
+def test_a_range_of_days_in_one_month(text, found):
+    assert _found(text) == found
+
+
 def test_bare_hours_after_a_part_of_the_day_are_times():
     found = [(d.text, d.value.hour) for d in extract_dates("Rehearsals are on Tuesday evenings from 7 to 9.")
              if d.value.granularity == "time"]

@@ -126,7 +126,10 @@ def test_conflicting_active_sources_are_shown_not_resolved(lexical):
         {"id": "B", "text": "Refunds are issued within 10 business days."},
     ]
     report = lexical.verify("Refunds are issued within 5 business days.", sources)
-    assert report.claims[0].label != "supported"
+    # One in-force source says otherwise: the claim as stated is contradicted, and its reason
+    # shows both sides.
+    assert report.claims[0].label == "contradicted"
+    assert "5 business days" in report.claims[0].reason and "10 business days" in report.claims[0].reason
     assert report.conflicts
     conflict = report.conflicts[0]
     assert {conflict.source_a, conflict.source_b} == {"A", "B"}
@@ -146,6 +149,14 @@ def test_a_narrower_range_in_another_active_source_is_a_conflict(lexical, ranges
     report = lexical.verify("Refunds are issued within 2 to 3 business days.", sources)
     assert report.conflicts and {report.conflicts[0].source_a, report.conflicts[0].source_b} == {"A", "B"}
     assert report.claims[0].label != "supported"
+
+
+def test_a_month_of_every_year_is_no_other_years_date(lexical):
+    sources = [{"id": "A", "text": "Twice a year, in June and November, Colleague Week adds an extra 10% off."},
+               {"id": "B", "text": "Our next Colleague Week runs from Monday 7 to Sunday 13 June 2027."}]
+    report = lexical.verify("The next Colleague Week runs from Monday 7 to Sunday 13 June next year.", sources,
+                            context={"as_of": "2026-12-10"})
+    assert not report.conflicts, report.conflicts
 
 
 def test_a_value_in_a_source_about_something_else_is_no_conflict(lexical):

@@ -94,6 +94,19 @@ def test_how_long_the_askers_times_span_is_the_askers_value(lexical, answer, sta
     assert claim.facts[0].status == status
 
 
+@pytest.mark.parametrize("answer, status", [
+    ("十二月是東北季風期間。", "matched"),  # inside 10月至翌年3月: a winter wraps round the year's end
+    ("五月是東北季風期間。", "mismatched"),
+])
+def test_a_month_inside_a_stated_period_of_months_is_found(lexical, answer, status):
+    source = {"id": "S1", "text": "東北季風期間（每年10月至翌年3月）僅開放週末活動。"}
+    claim = lexical.verify(answer, [source], context={"as_of": "2026-12-09"}).claims[0]
+    (month,) = [f for f in claim.facts if f.kind == "date"]
+    assert month.status == status
+    if status == "matched":
+        assert month.evidence_text == "10月至翌年3月"
+
+
 @pytest.mark.parametrize("answer, values", [
     ("Because the call-out fell between midnight and 6am, it's paid at time and a half.",
      [("time and a half", "double time")]),
@@ -134,6 +147,11 @@ def test_a_count_of_the_askers_own_things_is_no_missing_fact(lexical):
     assert [facts[t].status for t in ("2000平方米", "一次", "一万两千元")] == ["matched"] * 3
     facts = _facts(lexical, {**request, "question": None})
     assert facts["一次"].status == "missing"
+    # ... also beside a rate of cleanings a contract gives: "每年4次" is no rival to the asker's one.
+    contract = {"id": "S1", "text": "玻璃幕墙清洗按面积计价，每平方米6元。签订年度合同（每年4次）的客户享受九折优惠。"}
+    facts = _facts(lexical, {**request, "sources": [contract]})
+    assert facts["一次"].status == "matched"
+    assert _facts(lexical, {**request, "sources": [contract], "question": None})["一次"].status != "matched"
     # People are no things: "you can bring 3 guests" is a claim the sources must make.
     request = {"question": "Can I bring 3 guests?", "answer": "You can bring 3 guests.",
                "sources": [{"id": "S1", "text": "Members may bring guests to the pool."}]}
@@ -364,6 +382,10 @@ def test_cantonese_words_are_read_as_their_written_forms() -> None:
     assert token_recall("年卡不能借给朋友", "年卡不得转借") > token_recall("年卡不能送给朋友", "年卡不得转借")
     assert token_recall("客户不能自己操作", "客户及酒店人员不得自行操作") > 0.8 \
         > token_recall("客户不会亲手操作", "客户及酒店人员不得自行操作")
+    # The next day, and going along with someone.
+    assert token_recall("第二天复查", "次日复查") == 1.0 > token_recall("第三天复查", "次日复查")
+    assert token_recall("不能等到明天", "不要等到第二天") >= 0.5
+    assert token_recall("要你陪着", "须由家长陪同") > token_recall("要你看着", "须由家长陪同")
 
 
 @pytest.mark.parametrize("answer, dropped", [

@@ -493,6 +493,12 @@ def test_a_dollar_or_yen_sign_of_no_named_country_is_bare(text, currency):
     assert fact.value.currency == currency
 
 
+@pytest.mark.parametrize("text, value, unit", [("十二千瓦的机组", "12", "kW"), ("五百瓦的灯", "500", "W"), ("两千瓦", "2", "kW")])
+def test_chinese_kilowatts_keep_their_thousand(text, value, unit):
+    (fact,) = extract_numbers(text)
+    assert (str(fact.value.value), fact.value.unit) == (value, unit)
+
+
 @pytest.mark.parametrize("text, comparator", [("but never less than C$40", "ge"), ("never more than 8 people", "le")])
 def test_never_less_and_never_more_are_bounds(text, comparator):
     (fact,) = extract_numbers(text)
@@ -660,6 +666,11 @@ def test_a_numeral_that_is_part_of_a_word_or_a_score_stays_a_word(text):
     ("初级班共8次课", "8次课", "lesson", None), ("a seven-mile line", "seven-mile", "mile", None),
     # a rate word right before the next value is that value's: "1500单位" counts units, "每单位8元" is the rate
     ("1500单位以内每单位8元", "1500单位以内", "unit", None), ("1500单位以内每单位8元", "每单位8元", None, "unit"),
+    # watts, and text lengths: a rate per block of text names the block
+    ("1兆瓦及以上每瓦0.025元", "每瓦0.025元", None, "W"), ("每千瓦0.5元", "每千瓦0.5元", None, "kW"),
+    ("一段2000字的产品介绍", "2000字", "character", None), ("a 500-word script", "500-word", "word", None),
+    ("资深配音员每百字15元", "每百字15元", None, "100 character"), ("每千字30元", "每千字30元", None, "1000 character"),
+    ("£30 per 1,000 words", "£30 per 1,000 words", None, "1000 word"), ("£0.10 per word", "£0.10 per word", None, "word"),
 ])
 def test_counting_units_and_rates(text, found, unit, per):
     facts = {f.text: f.value for f in extract_numbers(text) if f.kind == "number"}

@@ -83,6 +83,8 @@ def test_roles_agree_on_rank_and_any_stated_domain(a, b, agree):
     ("The workshop would be £119 instead of £140.", False),
     ("術前諮詢和頭皮檢測都不用錢", False),  # 不用錢 says 免費
     ("存活率未達九成者可免費補植", False),  # a bound
+    ("不记名卡丢了可以挂失补办", False),  # 不记名卡: a bearer card, a name
+    ("不记名卡不挂失、不补办", True),
 ])
 def test_negation_cues(text, negated):
     assert is_negated(text) is negated
@@ -377,6 +379,9 @@ def test_a_chinese_permission_against_a_chinese_negation_is_opposite(analyzer):
     # The claim's count is a value, not wording the prohibition must share.
     renew = split_claims("到期可以续借一次。", analyzer=analyzer)[0]
     assert polarity_clash(renew, "馆际互借图书借期为21天，不可续借，须到原取书的服务台归还。")
+    # A name with 不 in it negates nothing: the claim affirms what the source denies.
+    bearer = split_claims("不记名卡丢了可以挂失补办，补卡费10元。", analyzer=analyzer)[0]
+    assert polarity_clash(bearer, "记名卡挂失须本人携带身份证到服务台办理，补卡费10元；不记名卡不挂失、不补办。")
 
 
 @pytest.mark.parametrize("answer, span, clash", [

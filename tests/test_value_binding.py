@@ -479,6 +479,23 @@ def test_a_value_the_claim_states_for_another_item_is_no_rival(lexical):
     assert [f.status for f in claim.facts if f.kind == "number"] == ["matched", "matched"]
 
 
+@pytest.mark.parametrize("answer, status", [
+    ("Drop-in classes are $20 each.", "missing"),  # the only $20 is a saving
+    ("Students get $20 off the term price.", "matched"),
+    ("Students pay $20 less for a term.", "matched"),
+])
+def test_an_amount_off_is_no_price(lexical, answer, status):
+    source = {"id": "S1", "text": "A full term costs $150. Students and over-65s receive $20 off the term price."}
+    (claim,) = lexical.verify(answer, [source]).claims
+    assert [f.status for f in claim.facts if f.text.startswith("$20")] == [status]
+
+
+def test_a_share_off_is_what_a_share_below_says(lexical):
+    source = {"id": "S1", "text": "If your child loves a toy, you can buy it at 30% off the retail price."}
+    (claim,) = lexical.verify("You can keep a toy by buying it at 30% below retail.", [source]).claims
+    assert [(f.text, f.status) for f in claim.facts if f.kind == "number"] == [("30%", "matched")]
+
+
 @pytest.mark.parametrize("answer, values", [
     ("在HR系统提交申请后，由部门HRBP审批。", [("HRBP", "直属主管")]),
     ("在HR系统提交申请后，由直属主管审批。", []),
@@ -574,3 +591,34 @@ def test_issuing_said_several_ways_is_one_action():
     ((bureau, *_),) = find_agents("考试合格后由市应急管理局核发特种作业操作证")
     assert (school, bureau) == ("发:金焊职业培训学校", "发:市应急管理局")
     assert not agents_agree(school, bureau)
+
+
+def test_where_a_thing_is_taken_is_the_place_not_what_is_inside_it():
+    from extractors.roles import agents_agree
+
+    assert agents_agree("submit:站里", "submit:站点")
+    assert not agents_agree("submit:仓库里", "submit:门店")
+
+
+def test_a_value_of_another_fee_is_no_rival(lexical):
+    """"每门课学费500元，咖啡拉花另收材料费200元": the course named beside 200元 is its materials
+    fee; its tuition is every course's 500元."""
+    source = {"id": "S1", "text": "每门课学费500元，咖啡拉花另收材料费200元。"}
+    facts = {f.text: f for f in lexical.verify("咖啡拉花学费500元。", [source]).claims[0].facts if f.kind == "number"}
+    assert (facts["500元"].status, facts["500元"].evidence_text) == ("matched", "500元")
+    facts = {f.text: f for f in lexical.verify("咖啡拉花材料费500元。", [source]).claims[0].facts
+             if f.kind == "number"}
+    assert (facts["500元"].status, facts["500元"].evidence_text) == ("mismatched", "200元")
+
+
+@pytest.mark.parametrize("answer, values", [
+    # Each price's case follows it: "for adults" names £22, not the £11 after it.
+    ("A 24-hour adult ticket costs £20.", [("£20", "£22")]),
+    ("A 24-hour ticket for children costs £12.", [("£12", "£11")]),
+    ("A 24-hour adult ticket costs £22.", []),
+])
+def test_a_case_after_its_value_names_that_value(lexical, answer, values):
+    source = {"id": "S1", "text": "A 24-hour ticket covers one route of your choice and costs £22 for adults and £11 for "
+                                  "children aged 5 to 15; children under 5 travel free."}
+    claim = lexical.verify(answer, [source]).claims[0]
+    assert [(f.text, f.evidence_text) for f in claim.facts if f.status == "mismatched"] == values

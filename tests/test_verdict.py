@@ -78,6 +78,8 @@ def test_anchored_support_can_be_turned_off(analyzer):
     ("Pool fences also come with a ten-year warranty.",
      "Colorbond fences carry a 10-year workmanship warranty and timber fences a 3-year warranty.", "Pool fences"),
     ("Timber fences also come with a warranty.", "Colorbond fences and timber fences carry a warranty.", None),
+    # the asker, addressed, is no one a source could name
+    ("你是第一次获批，还可以申请一次性设备补贴。", "首次获批居家办公的员工可申请一次性办公设备补贴。", None),
 ])
 def test_an_additive_claim_needs_its_subject_where_the_evidence_states_the_rule(analyzer, answer, evidence, subject):
     from verifier.qualify import unstated_subject
@@ -194,6 +196,16 @@ def test_a_leading_case_or_bound_is_a_condition(analyzer, answer, condition):
     stated = {"You": "On a 12-month tenancy you", "Groups": "Groups of 25"}
     lead = next(k for k in stated if answer.startswith(k))
     assert _label(analyzer, answer.replace(lead, stated[lead], 1), text, scores=high).label == "supported"
+
+
+def test_the_askers_wish_is_no_condition(analyzer):
+    high = NLIScores(entailment=0.97, neutral=0.02, contradiction=0.01)
+    for text in ("Our volunteers will put the meals in your fridge if you'd like.", "如有需要，志愿者会把饭菜放进冰箱。"):
+        answer = "A volunteer can put the meals in your fridge for you." if text.isascii() else "志愿者会把饭菜放进冰箱。"
+        assert _label(analyzer, answer, text, scores=high).label == "supported"
+    text = "Our volunteers will put the meals in your fridge if you are at home."
+    report = _label(analyzer, "A volunteer can put the meals in your fridge for you.", text, scores=high)
+    assert (report.label, "if you are at home" in report.reason) == ("partial", True)
 
 
 def test_a_condition_the_askers_situation_meets_is_not_dropped(analyzer):
@@ -596,3 +608,15 @@ def test_a_value_found_only_beside_other_words_is_checked_against_the_claims_sen
     candidates = SpanIndex([segment_source(Source(id="S1", text=WILLS))]).candidates(claim)
     (fact,) = check_facts(claim, candidates, min_relevance=Thresholds().relevance)
     assert (fact.status, fact.evidence_text) == (status, value)
+
+
+def test_words_that_bound_any_value_name_no_slot(analyzer):
+    """"within the last two years" shares only "within" with "reviews requests within three business
+    days": that is no sentence naming the claim's slot."""
+    text = ("Researchers may order HF only after completing the online safety module and the first-aid session, both "
+            "renewed every two years. EHS normally reviews requests within three business days.")
+    claim = split_claims("First you must have done both courses, and both need to be within the last two years.",
+                         analyzer=analyzer)[-1]
+    candidates = SpanIndex([segment_source(Source(id="S1", text=text))]).candidates(claim)
+    (fact,) = [f for f in check_facts(claim, candidates, min_relevance=Thresholds().relevance) if f.fact.kind == "number"]
+    assert (fact.status, fact.evidence_text) == ("matched", "two years")

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
-from itertools import combinations, combinations_with_replacement
 from typing import Sequence
 
 from extractors import Claim, Fact, extract_numbers
@@ -21,6 +20,7 @@ from extractors.chinese_numerals import parse_chinese_number
 from extractors.compare import compare_facts, same_currency
 from extractors.schema import Quantity
 from verifier.fact_result import FactResult
+from verifier.sums import equal, sum_of, whole
 
 # What Chinese counts count: "三台", "两晚", "两双" (and 个 before any of them: "三个人").
 _COUNTED = "人位台张張间間晚天日月季次件份套条條只隻双雙袋箱瓶盒罐桶包面"  # (面: 号牌一组两面)
@@ -36,13 +36,17 @@ _RESULT_CUE = re.compile(r"\b(?:so|total(?:ling|s)?|in total|altogether|combined
                          r"\bon average\b|\baverages?\b|[，,]\s*是|=|＝"
                          r"|[，,]\s*共(?=\s*$)"  # "正好3天，共8400元" (the value follows: only text before it is searched)
                          r"|(?<=[元块塊蚊])\s*是(?=\s*$)"  # "每单位8元是一万二": at that price, the total
-                         # a count, then the total: "两双是78元", "三台要360元"
-                         rf"|[两兩二三四五六七八九十百\d]+\s*(?:[个個{_COUNTED}]|公尺|米)\s*"
-                         r"(?:是|要|共|大约|大約|约|約)",
+                         # a count, then the total: "两双是78元", "三台要360元", "清洗一次大约五万元", "60公斤大概七十二块"
+                         rf"|[一两兩二三四五六七八九十百\d]+\s*(?:[个個{_COUNTED}]|公尺|米|公斤|千克|斤|公里)\s*"
+                         r"(?:是|要|共|大约|大約|约|約|大概)"
+                         # (Cantonese, with no verb: "兩個人四百蚊")
+                         r"|[两兩二三四五六七八九十\d]+\s*[个個]?[人位]\s*$",
                          re.IGNORECASE)
-_ABOUT = re.compile(r"大约|大約|约|約")
+_ABOUT = re.compile(r"大约|大約|约|約|大概")
 # Counts and a verb before the cue: "三台租两天", "两个人住三晚"
-_COUNTS_ONLY = re.compile(rf"(?:[两兩二三四五六七八九十百\d]+\s*[个個]?[{_COUNTED}]|[租住用买買坐乘\s])+")
+# "按两位整理师干四小时算，……": what a sum is worked out with, before it
+_COUNTED_AS = re.compile(r"\s*(?:按|以|照)[^，,。；;]{0,20}(?:算|计|計)\s*")
+_COUNTS_ONLY = re.compile(rf"(?:[两兩二三四五六七八九十百千万萬\d]+\s*[个個]?[{_COUNTED}字]|[租住用买買坐乘\s])+")
 # What may come before a total stated last: "it's $159 in total", "that comes to $80 altogether"
 _ONLY_IT = re.compile(r"\s*(?:(?:and|so)\s+)?(?:it|that|this)(?:'s|’s|\s+is|\s+comes\s+to|\s+will\s+be)?\s*", re.IGNORECASE)
 _TOTAL_AFTER = re.compile(r"\s*(?:in total|total|altogether|combined|all told|in all)\b", re.IGNORECASE)
@@ -63,7 +67,6 @@ _TIMES_EN = re.compile(r"\b(one and a half|two and a half|double|triple)(?: time
 _INSTEAD = re.compile(r"\s*,?\s*(?:instead of|rather than|down from|reduced from)\s+|\s*[，,]?\s*(?:而不是|原价|原價)\s*",
                       re.IGNORECASE)
 _MAX_MULTIPLIER = 100
-_CENT = Decimal("0.01")
 
 
 def worked_out(fact: Fact, claim: Claim, earlier: str = "", question: str = "",
@@ -92,29 +95,35 @@ def worked_out(fact: Fact, claim: Claim, earlier: str = "", question: str = "",
     # "so $220 for both of you", "so roughly £2,600 for forty square metres"
     around = stated + [f for f in extract_numbers(after) if f.kind == "number"]
     counts = _counts(f"{text}\n{after}\n{question}", around)
-    # A price per metre times the metres stated ("每公尺450元，兩百公尺大約九萬元"), however many.
+    # A price per metre times the metres stated ("每公尺450元，兩百公尺大約九萬元"), however many; per
+    # block or per smaller unit as well ("每百字15元，两千字", "装机2兆瓦，按每瓦0.025元").
     per = {f.value.per for f in stated if isinstance(f.value, Quantity) and f.value.per and _same_kind(f, fact)}
-    counts += [n for f in around if isinstance(f.value, Quantity) and f.value.currency is None and f.value.unit in per
-               and (n := _whole(f.value.value)) is not None and n > _MAX_MULTIPLIER]
+    blocks = {n: f for f in around if isinstance(f.value, Quantity) and f.value.currency is None
+              for p in per if (n := _blocks(f.value, p)) is not None and n > 1}
+    counts += list(blocks)
+    # (a count in other units than the claim states it in is named in the working: "× 20 [两千字]")
+    blocks = {n: f.text for n, f in blocks.items() if n != f.value.value}  # type: ignore[union-attr]
     shares = _shares(text, stated)
-    how = _from_stated(target, same, counts, shares)
+    how = sum_of(target, same, counts, shares)
+    if how is not None and (m := re.search(r"× (\d+)\b", how)) and int(m.group(1)) in blocks:
+        how = f"{how[:m.end()]} [{blocks[int(m.group(1))]}]{how[m.end():]}"  # "每百字15元 × 20 [两千字]"
     if how is None and (unit := fact.value.per):  # type: ignore[union-attr]
         # "200分钟卡八百元，平均每分钟四元": a price over the units it buys, per unit
         how = next((f"{t} ÷ {n}" for t, a in same for f in around if isinstance(f.value, Quantity)
-                    and f.value.currency is None and f.value.unit == unit and (n := _whole(f.value.value))
-                    and _equal(a / n, target)), None)
+                    and f.value.currency is None and f.value.unit == unit and (n := whole(f.value.value))
+                    and equal(a / n, target)), None)
     if how is None:
         # "£2,000 a month (£24,000 a year)": the same amount over a longer or shorter period
         how = next((f"{f.text} × {factor}" for f, a in ((f, _amount(f)) for f in stated if _same_kind(f, fact))
                     if a is not None and (factor := _PERIODS.get((f.value.per, fact.value.per)))  # type: ignore[union-attr]
-                    and _equal(a * factor, target)), None)
+                    and equal(a * factor, target)), None)
     for given in givens if how is None else ():
         if given.kind != "number" or not _same_kind(given, fact) or (a := _amount(given)) is None:
             continue
         how = next((f"{given.text} × {label}" for label, factor in [*((str(m), Decimal(m)) for m in counts), *shares]
-                    if _equal(a * factor, target)), None)
+                    if equal(a * factor, target)), None)
         # "每人能便宜50元，也就是每人400元" against "每人450元": the source's price less a stated saving
-        how = how or next((f"{given.text} − {t}" for t, b in same if _equal(a - b, target)), None)
+        how = how or next((f"{given.text} − {t}" for t, b in same if equal(a - b, target)), None)
         if how is not None:
             break
     return how
@@ -212,9 +221,10 @@ def _counts_worked_with(results: list[FactResult], also: Sequence[str] = ()) -> 
     out = []
     for r in results:
         q = r.fact.value
-        if _maybe_count(r) and q.value in used:  # type: ignore[union-attr]
-            r = FactResult(r.fact, "matched", None, next(how for how in sums if str(int(q.value)) in how
-                                                         or units.get(how) == q.value))  # type: ignore[union-attr]
+        named = next((how for how in sums if f"[{r.fact.text}]" in how), None) if _maybe_count(r) else None
+        if _maybe_count(r) and (q.value in used or named):  # type: ignore[union-attr]
+            r = FactResult(r.fact, "matched", None, named or next(how for how in sums if str(int(q.value)) in how
+                                                                  or units.get(how) == q.value))  # type: ignore[union-attr]
         out.append(r)
     return out
 
@@ -265,7 +275,7 @@ def _rate_for(fact: Fact, claim: Claim, spans: Sequence):
         for span in spans:
             for f in span.facts:
                 if f.kind == "number" and _same_kind(f, fact) and (a := _amount(f)) is not None \
-                        and _equal(a * n, target) \
+                        and equal(a * n, target) \
                         and _priced_per(span.text[slice(*span.clause_of(f))], m.group(2) or "", m.group(3)):
                     return f, n, m
     return None
@@ -276,6 +286,7 @@ def _priced_per(clause: str, extra: str, unit: str) -> bool:
     return re.search(lead + rf"{re.escape(unit)}s?\b", clause, re.IGNORECASE) is not None
 
 
+_COUNT_NAMED = re.compile(r"\s*\[[^\]]*\]")
 _MULTIPLIER = re.compile(r"[×(−]\s*(\d+)\b")
 
 
@@ -287,9 +298,22 @@ def operands_stated(how: str, stated: Sequence[Fact]) -> bool:
         return [(f, a) for f in facts if f.kind == "number" and isinstance(f.value, Quantity)
                 and (a := _amount(f)) is not None]
 
-    used = [(f, a) for f, a in amounts(extract_numbers(how)) if f.value.currency or f.value.unit]  # type: ignore[union-attr]
+    # (without the count a multiplier stands for: "× 20 [两千字]" is the asker's)
+    used = [(f, a) for f, a in amounts(extract_numbers(_COUNT_NAMED.sub("", how))) if f.value.currency or f.value.unit]  # type: ignore[union-attr]
     known = amounts(stated)
-    return bool(used) and all(any(_same_kind(s, f) and _equal(b, a) for s, b in known) for f, a in used)
+    return bool(used) and all(any(_same_kind(s, f) and equal(b, a) for s, b in known) for f, a in used)
+
+
+def sum_operands(claim: Claim, earlier: str = "", question: str = "") -> list[Fact]:
+    """The amounts (with a currency or unit) of the sums the claim works out."""
+    hows = [how for fact in claim.facts if fact.kind == "number"
+            and (how := worked_out(fact, claim, earlier, question)) is not None]
+    # (the operators apart, so that "£60 + £40" is no "£60+")
+    return [f for how in hows for f in extract_numbers(_OPERATOR.sub(" ; ", _COUNT_NAMED.sub("", how)))
+            if isinstance(f.value, Quantity) and (f.value.currency or f.value.unit)]
+
+
+_OPERATOR = re.compile(r"\s+[+−×÷]\s+")
 
 
 def working(claim: Claim, earlier: str = "", question: str = "") -> list[str]:
@@ -314,52 +338,18 @@ def working(claim: Claim, earlier: str = "", question: str = "") -> list[str]:
             # look like a rival value to the model).
             commas = [m.start() for m in re.finditer(r"[，,;；]", before[: cue[-1].start() + 1])]
             start = commas[-1] if commas else cue[-1].start()
-            if not commas and _COUNTS_ONLY.fullmatch(before[: cue[-1].start()]):
-                start = 0  # "三台租两天一共1560元": the counts it is worked out with go too
+            if not commas and _COUNTS_ONLY.fullmatch(before[: cue[-1].start()]) \
+                    or len(commas) == 1 and _counts_premise(before[: commas[0]]):
+                start = 0  # "三台租两天一共1560元", "按两位整理师干四小时算，一共一千二百元": the counts go too
             pieces.append(claim.source_text[start : total.end() if total else end])
     return pieces
 
 
-def _from_stated(target: Decimal, same: list[tuple[str, Decimal]], counts: list[int],
-                 shares: list[tuple[str, Decimal]]) -> str | None:
-    for written, a in same:
-        for m in counts:
-            if _equal(a * m, target):
-                return f"{written} × {m}"
-            if _equal(a / m, target):
-                return f"{written} ÷ {m}"
-        for label, share in shares:
-            if _equal(a * share, target):
-                return f"{written} × {label}"
-        # "三台租两天": a price per unit per day times both counts
-        for m, n in combinations_with_replacement(counts, 2):
-            if _equal(a * m * n, target):
-                return f"{written} × {m} × {n}"
-    for size in (2, 3, 4):
-        for group in combinations(same, size):
-            if _equal(sum((a for _, a in group), Decimal(0)), target):
-                return " + ".join(t for t, _ in group)
-    for (ta, a), (tb, b) in combinations(same, 2):
-        if _equal(abs(a - b), target):
-            return f"{ta} − {tb}" if a > b else f"{tb} − {ta}"
-        # "$62 each for the two of you and $48 for your child, $172 in total"; "兩件恤衫每件165蚊，
-        # 兩條裙每條150蚊，總共630蚊"
-        for m, n in [(m, n) for m in counts for n in [1, *counts]]:
-            if _equal(a * m + b * n, target):
-                return f"{ta} × {m} + {tb}" + (f" × {n}" if n > 1 else "")
-            if _equal(b * m + a * n, target):
-                return f"{tb} × {m} + {ta}" + (f" × {n}" if n > 1 else "")
-        # "two adults and a child, three of you, $815 in total": all but one at one price
-        for k in counts:
-            for (tx, x), (ty, y) in (((ta, a), (tb, b)), ((tb, b), (ta, a))):
-                if k > 2 and _equal(x * (k - 1) + y, target):
-                    return f"{tx} × ({k} − 1) + {ty}"
-        # "up to five sacks for £45, and each extra sack is £5, so eight sacks would come to £60"
-        for k, m in combinations(counts, 2):
-            for (tx, x), (ty, y) in (((ta, a), (tb, b)), ((tb, b), (ta, a))):
-                if _equal(x + (m - k) * y, target):
-                    return f"{tx} + ({m} − {k}) × {ty}"
-    return None
+def _counts_premise(text: str) -> bool:
+    """"按两位整理师干四小时算": the asker's counts a sum is worked out with, and no price (a
+    price, "按每平方米6元算", is the source's to confirm)."""
+    return _COUNTED_AS.fullmatch(text) is not None and not any(
+        isinstance(f.value, Quantity) and f.value.currency for f in extract_numbers(text))
 
 
 def _priced_as_stated(fact: Fact, claim: Claim) -> Fact:
@@ -388,13 +378,13 @@ def _same_kind(a: Fact, b: Fact) -> bool:
 
 def _counts(text: str, stated: list[Fact]) -> list[int]:
     found = {n for f in stated if isinstance(f.value, Quantity) and f.value.currency is None
-             and f.value.unit not in ("percent", "tenth_of_price") and (n := _whole(f.value.value)) is not None}
+             and f.value.unit not in ("percent", "tenth_of_price") and (n := whole(f.value.value)) is not None}
     found |= {_COUNT_WORDS[m.group(1).lower()] for m in _COUNT_EN.finditer(text)}
     if _BOTH_WAYS_ZH.search(text):  # 单程15元，往返30元
         found.add(2)
     for m in _COUNT_ZH.finditer(text):
         value = parse_chinese_number(m.group(1)) if not m.group(1).isdigit() else Decimal(m.group(1))
-        if (n := _whole(value)) is not None:
+        if (n := whole(value)) is not None:
             found.add(n)
     return sorted(n for n in found if 2 <= n <= _MAX_MULTIPLIER)
 
@@ -421,9 +411,15 @@ def _shares(text: str, stated: list[Fact]) -> list[tuple[str, Decimal]]:
     return out
 
 
-def _whole(value: Decimal | None) -> int | None:
-    return int(value) if value is not None and value == value.to_integral_value() else None
+# Units a rate may be per a smaller one of: 2兆瓦 at 每瓦0.025元 is 2,000,000 watts.
+_IN_SMALLER = {"MW": ("W", 1000000), "kW": ("W", 1000)}
 
 
-def _equal(computed: Decimal, target: Decimal) -> bool:
-    return abs(computed.quantize(_CENT) - target.quantize(_CENT)) <= _CENT / 2
+def _blocks(q: Quantity, per: str) -> int | None:
+    """How many of the rate's units (`per`: "m", "100 character", "W") the quantity `q` is."""
+    size, _, unit = per.rpartition(" ")
+    smaller, factor = _IN_SMALLER.get(q.unit or "", (q.unit, 1))
+    if q.value is None or unit not in (q.unit, smaller):
+        return None
+    count = q.value * (factor if unit != q.unit else 1)
+    return whole(count / Decimal(size or 1))

@@ -204,7 +204,7 @@ def _rival(fact: Fact, agree: Fact, groups: list[Group], here: Group, text: str,
     cleared = (mine | context) & own(here)
     found = []
     for g in groups:
-        if g is here:
+        if g is here or _another_fee(fact, asker.text, text[here.start:here.end], text[g.start:g.end]):
             continue
         value = _same_place(g, here, agree)
         # A claim that names this case itself ("長款羽絨乾洗") keeps its value's group only by naming
@@ -234,6 +234,25 @@ def _rival(fact: Fact, agree: Fact, groups: list[Group], here: Group, text: str,
             found.append(value)
     # (two groups may give the same rival: "調配50毫升香水，……日後補購50毫升")
     return found[0] if found and all(compare_facts(found[0], v) == "equal" for v in found) else None
+
+
+# (charging, not a fee's name: "最低收费200英镑", "免费")
+_CHARGING = frozenset({"收费", "收費", "付费", "付費", "缴费", "繳費", "交费", "交費", "免费", "免費", "计费", "計費",
+                       "自费", "自費", "消费", "消費"})
+_FEE = re.compile(r"[\u4e00-\u9fff]{1,3}[费費]|\b[a-z]+ (?:fee|charge)s?\b", re.IGNORECASE)
+
+
+def _another_fee(fact: Fact, claim_text: str, here: str, other: str) -> bool:
+    """Whether the other group prices another fee than the one the claim names and shares with its
+    value's group: "咖啡拉花学费500元" against "每门课学费500元，咖啡拉花另收材料费200元" (the 200元 is
+    the materials fee, not the course's tuition)."""
+    def keys(text: str) -> list[str]:  # (a Chinese fee by its last two characters: 学费, 料费)
+        return [k for f in _FEE.findall(text) if (k := f.lower() if f.isascii() else f[-2:]) not in _CHARGING]
+
+    at = claim_text.find(fact.text)
+    named = keys(claim_text[:at]) if at > 0 else []
+    others = keys(other)
+    return bool(named) and named[-1] in keys(here) and bool(others) and named[-1] not in others
 
 
 def _after_value(group: Group, text: str, offset: int) -> frozenset[str]:
@@ -347,12 +366,16 @@ def condition_elsewhere(fact: Fact, agree: Fact, span: Span, claim: Claim) -> Fa
     return None
 
 
+_BOUND_WORDS = frozenset({"within", "last", "before", "after", "least", "until", "next", "need"})
+
+
 def value_only_link(fact: Fact, cand: Candidate, ranked: list[Candidate],
                     claim_words: frozenset[str]) -> tuple[Fact, str] | None:
     """Another value for the claim's slot, from a sentence naming what the claim names, when
     the span agreeing with the claim shares nothing with it but the value: "Bigger changes cost
     £45" against "Home visits … for an extra £45" and "larger changes are charged at £75"."""
-    words = claim_words - frozenset(content_tokens(fact.text))
+    # (words that bound any value name no slot: "within the last two years", "within three business days")
+    words = claim_words - frozenset(content_tokens(fact.text)) - _BOUND_WORDS
     if not words or cand.span.tokens & words:
         return None
     for other in ranked:

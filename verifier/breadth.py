@@ -149,6 +149,8 @@ def group_value(claim: Claim, facts: list[FactResult], span: Span,
 _CONDITION_WORD = re.compile(r"\b(?:if|unless|provided that|as long as)\b|如果|若|只要|除非|只有", re.IGNORECASE)
 # A condition the claim's sentence states by pointing back at a bound it gave: "winds of up to 15
 # knots; above that, the tour is cancelled and you can take a full refund".
+_WISH = re.compile(r"if you(?:'d|’d| would| so)? (?:like|wish|want|prefer)(?: (?:it|them|that|to))?|if (?:needed|necessary)"
+                   r"|如(?:有)?需要(?:的话|的話)?|如果(?:您|你)?(?:愿意|願意|需要|想)(?:的话|的話)?", re.IGNORECASE)
 _CONDITION_BACK = re.compile(r"\b(?:above|over|beyond|below|under) (?:that|this)\b|\bin that case\b|\botherwise\b"
                              r"|否则|不然|超过的话|超出的话", re.IGNORECASE)
 
@@ -219,7 +221,8 @@ def dropped_condition(claim: Claim, span: Span, facts: list[FactResult], answer:
         condition = part if _CONDITION_WORD.match(part) else part[m.start():] if k == best and (
             m := _CONDITION_WORD.search(part)) else ""
         # "within 72 hours of a confirmed breach" states "If a breach ... is confirmed" in other words.
-        if condition and token_recall(english_number_words(condition), said) < CONDITION_STATED_RECALL \
+        # ("… in your fridge if you'd like": the asker's wish is no condition of the rule)
+        if condition and not _WISH.fullmatch(condition.strip(" .,;:!?。，；！")) and token_recall(english_number_words(condition), said) < CONDITION_STATED_RECALL \
                 and not _led_by(said, condition) \
                 and all(token_recall(english_number_words(condition), english_number_words(normalise(elsewhere)))
                         < CONDITION_STATED_RECALL for elsewhere in (previous_sentence(answer, claim.start), question)):

@@ -12,8 +12,9 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Sequence
 
-from extractors import Claim
+from extractors import Claim, Fact
 from extractors.compare import compare_facts, same_dimension, same_slot
 from extractors.tokens import content_tokens
 from verifier.segment import SegmentedSource, Span
@@ -50,8 +51,10 @@ class SpanIndex:
         return math.log(1 + self.total / (1 + len(self.postings.get(token, ()))))
 
     def candidates(self, claim: Claim, *, top_sentences: int = 3, top_windows: int = 1,
-                   words_from: str | None = None) -> list[Candidate]:
-        """`words_from`: the text whose words find the spans, when not the claim's own."""
+                   words_from: str | None = None, operands: Sequence[Fact] = ()) -> list[Candidate]:
+        """`words_from`: the text whose words find the spans, when not the claim's own.
+        `operands`: the amounts a sum the claim works out is worked out from; the sentences
+        stating them rank higher, as the claim's own words may name only one of them."""
         # dict, not set: a fixed summation order keeps scores identical across processes.
         tokens = dict.fromkeys(content_tokens(words_from or claim.text))
         weights = {t: self.idf(t) for t in tokens}
@@ -68,11 +71,14 @@ class SpanIndex:
                 scores[key] += CITED_BONUS
             if _shares_fact(claim, span):
                 scores[key] += FACT_BONUS
-        # Sentences with a same-slot fact but no word overlap still matter (e.g. a table row).
+            if _states_operand(operands, span):
+                scores[key] += FACT_BONUS
+        # Sentences with a same-slot fact but no word overlap still matter (e.g. a table row), as
+        # do those stating an amount of the claim's sum.
         if claim.facts:
             for si, seg in enumerate(self.sources):
                 for sj, span in enumerate(seg.sentences):
-                    if (si, sj) not in scores and _shares_fact(claim, span):
+                    if (si, sj) not in scores and (_shares_fact(claim, span) or _states_operand(operands, span)):
                         scores[(si, sj)] = FACT_BONUS + (CITED_BONUS if si in cited else 0.0)
         ordered = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
         ranked = ordered[:top_sentences]
@@ -108,6 +114,10 @@ class SpanIndex:
 
 def _shares_dimension(claim: Claim, span: Span) -> bool:
     return any(same_dimension(a, b) for a in claim.facts if a.kind in ("number", "date") for b in span.facts)
+
+
+def _states_operand(operands: Sequence[Fact], span: Span) -> bool:
+    return any(compare_facts(o, f) == "equal" for o in operands for f in span.facts if f.kind == "number")
 
 
 def _shares_fact(claim: Claim, span: Span) -> bool:

@@ -229,8 +229,11 @@ def _asker_count(result: FactResult) -> bool:
     Things only: "you can bring 3 guests" when the asker asks for 3 is a claim the sources must make.
     And one occasion the asker prices: "2000平方米洗一次是一万两千元" for "清洗一次多少钱"."""
     q = result.fact.value
-    return result.status == "missing" and q.comparator == "eq" and q.currency is None and q.per is None \
-        and q.value is not None \
+    # (the one occasion is no rival to a rate: "洗一次" against "每年4次")
+    rate = result.status == "mismatched" and result.evidence is not None \
+        and getattr(result.evidence.value, "per", None) is not None
+    return (result.status == "missing" or rate and q.unit == "times") and q.comparator == "eq" and q.currency is None \
+        and q.per is None and q.value is not None \
         and (q.unit == "item" or (q.unit == "times" and q.value == 1))  # type: ignore[union-attr]
 
 

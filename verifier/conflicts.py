@@ -15,6 +15,7 @@ from extractors import Claim, Fact
 from extractors.compare import compare_facts, same_dimension
 from extractors.qualifiers import clause_at
 from extractors.tokens import content_tokens
+from verifier.date_match import as_stated
 from verifier.factcheck import check_fact, clause_shares_words, stated_by_claim
 from verifier.schema import Conflict
 from verifier.segment import SegmentedSource, Span
@@ -68,15 +69,20 @@ def claim_conflicts(
         for i, (ia, fa) in enumerate(items):
             for ib, fb in items[i + 1 :]:
                 # Either order for amounts: a narrower range fits a wider one only as a claim does.
-                both = (compare_facts(fa, fb), compare_facts(fb, fa)) if fa.kind == "number" else (compare_facts(fa, fb),)
+                # (dates as the sources state them: "in June" of every year is no other year's June)
+                both = (compare_facts(fa, fb), compare_facts(fb, fa)) if fa.kind == "number" else \
+                    (compare_facts(as_stated(fa), as_stated(fb)),)
                 if "different" in both:
                     conflicts.append(_conflict(sources[ia], sources[ib], f"{claim_id}: {fact.text}",
                                                [fa.text, fb.text], "different values for the same slot"))
     supports = [s for s in relevant if s.current and s.scores.entailment >= thresholds.support]
     contradicts = [s for s in relevant if s.current and s.scores.contradiction >= thresholds.contradict]
+    supporting = {s.candidate.source_index for s in supports}
     for a in supports[:1]:
         for b in contradicts[:1]:
-            if a.candidate.source_index != b.candidate.source_index:
+            # (a source one of whose sentences supports the claim does not disagree with it, whatever
+            # the model reads in another of its pairs)
+            if a.candidate.source_index != b.candidate.source_index and b.candidate.source_index not in supporting:
                 conflicts.append(_conflict(sources[a.candidate.source_index], sources[b.candidate.source_index],
                                            claim_id, [a.candidate.span.text, b.candidate.span.text],
                                            "one source supports the claim, the other contradicts it"))

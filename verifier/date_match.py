@@ -61,6 +61,8 @@ def _falls_on(day: DateValue, weekdays: DateValue) -> bool:
 
 
 _STATES_YEAR = re.compile(r"\d{4}|年|'\d\d\b", re.IGNORECASE)
+# ("2月1日到10日": the range's last day, whose month and year are its first day's)
+_DAY_ONLY = re.compile(r"[0-9一二三四五六七八九十]{1,3}\s*[日号]")
 _NAMES_MONTH = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?![a-z])|[0-9一二三四五六七八九十]月",
                           re.IGNORECASE)
 _RELATIVE = re.compile(r"\b(?:next|last|this|coming|previous)\b|[下上本这這今明去前后後]", re.IGNORECASE)
@@ -71,7 +73,7 @@ def as_stated(fact: Fact) -> Fact:
     January" says no year, so "11 January 2027" confirms it and does not contradict it."""
     value = fact.value
     if fact.kind != "date" or value.year is None or value.granularity not in ("day", "month", "datetime") \
-            or _STATES_YEAR.search(fact.text) or not _NAMES_MONTH.search(fact.text) \
+            or _STATES_YEAR.search(fact.text) or not (_NAMES_MONTH.search(fact.text) or _DAY_ONLY.fullmatch(fact.text)) \
             or _RELATIVE.search(fact.text):  # type: ignore[union-attr]
         return fact
     return fact.model_copy(update={"value": value.model_copy(update={"year": None, "quarter": None})})

@@ -8,6 +8,7 @@ granularity and explicit approximations only.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Callable, Sequence
 
@@ -147,6 +148,9 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
             # does not outweigh the rival that is; nor does a bound merely holding some value
             # ("within 14 days of the test ending" against "left in place for 10 days").
             agree = None
+        if agree is not None and claim is not None and agree in same \
+                and _amount_off(agree, cand.span.text, cand.span.start) and not _amount_off(fact, claim.source_text, claim.start):
+            agree = None  # "$20 off the term price" is a saving, no price: "drop-in classes are $20 each"
         if agree is not None and claim is not None and found_elsewhere is None and agree in same \
                 and _another_sentences_case(claim, agree, cand.span):
             # (the value of another case's sentence agrees only by chance: the claim's own case decides)
@@ -198,6 +202,19 @@ def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,
         if weak is not None and deferred is None:
             deferred, deferred_span = FactResult(fact, "mismatched", weak, weak.text, cand.span.source_id), cand.span
     return deferred or found_elsewhere or FactResult(fact, "missing")
+
+
+_OFF_AFTER = re.compile(r"\s*(?:off\b|discount\b|reduction\b|less\b|cheaper\b)", re.IGNORECASE)
+_OFF_BEFORE = re.compile(r"(?:\b(?:save|saving of|discount of|reduction of|knock)\s*|立减|减免?|优惠|便宜|折扣)\s*$", re.IGNORECASE)
+
+
+def _amount_off(fact: Fact, text: str, offset: int) -> bool:
+    """Whether `text` (starting at `offset`) states the amount of money as a saving: "$20 off",
+    "立减20元" (a share off, "30% off", is what "30% below retail" says)."""
+    at, end = fact.start - offset, fact.end - offset
+    if not (0 <= at and end <= len(text) and getattr(fact.value, "currency", None)):
+        return False
+    return _OFF_AFTER.match(text, end) is not None or _OFF_BEFORE.search(text[max(0, at - 20):at]) is not None
 
 
 def _another_sentences_case(claim: Claim, value: Fact, span: Span) -> bool:

@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 from extractors import Analyzer, Claim, Fact, detect_language, extract_entities, split_claims
 from models import NLIModel, NLIScores, Pair, load_model
 from verifier.cache import VerifierCache, content_hash
-from verifier.arithmetic import per_unit_reading, working
+from verifier.arithmetic import per_unit_reading, sum_operands, working
 from verifier.candidates import Candidate, SpanIndex
 from verifier.canonical import claim_for_span, model_pair
 from verifier.conflicts import claim_conflicts, unresolved
@@ -217,8 +217,11 @@ class Verifier:
         index = SpanIndex(sources)
         workings = [working(c, request.answer[: c.start], request.question or "") for c in claims]
         # A sum finds its sources by the words of its sentence, which name what it adds up.
-        candidates = [index.candidates(c, words_from=c.sentence if c.sentence and only_sum(c, pieces) else None)
-                      for c, pieces in zip(claims, workings)]
+        sums = [only_sum(c, pieces) for c, pieces in zip(claims, workings)]
+        candidates = [index.candidates(c, words_from=c.sentence if c.sentence and alone else None,
+                                       operands=sum_operands(c, request.answer[: c.start], request.question or "")
+                                       if alone else ())
+                      for c, alone in zip(claims, sums)]
         readings = [per_unit_reading(c, [x.span for x in sorted(cands, key=lambda x: -x.relevance)[:3]])
                     for c, cands in zip(claims, candidates)]
         timing["candidates"] = _ms(t)
@@ -271,9 +274,10 @@ class Verifier:
                                  answer=request.answer, question=request.question or "")
             open_conflicts = unresolved(found)
             if open_conflicts and report.label == "supported":
-                # Resting on sources that disagree: show both sides, never call it supported.
+                # Resting on sources that disagree: show both sides, never call it supported. One
+                # in-force source says otherwise, so the claim as stated is contradicted.
                 c = open_conflicts[0]
-                report = report.model_copy(update={"label": "partial", "reason": message(
+                report = report.model_copy(update={"label": "contradicted", "reason": message(
                     language, "conflict_reason", a=c.source_a, b=c.source_b, slot=c.slot,
                     values=" / ".join(c.values))})
             conflicts.extend(found)

@@ -207,6 +207,9 @@ _AUXILIARY = re.compile(r"(?:\s+(?:can|may|could|will|would|should|must|are|is|d
 SUBJECT_MIN_RECALL = 0.5
 
 
+_PRONOUN = re.compile(r"[你您我他她][们們哋]?(?:也|都)?")
+
+
 def unstated_subject(claim: Claim, span_text: str) -> str | None:
     """The X of an additive claim ("X also Y") when the sentence of `span_text` that says Y
     does not name X; None when the claim is not additive or the evidence names X.
@@ -223,8 +226,8 @@ def unstated_subject(claim: Claim, span_text: str) -> str | None:
         return None  # "首稿设计免费，还能免费改三次": 还 adds to the clause before, not to a subject
     subject = _AUXILIARY.sub("", text[:m.start()].strip(" ，,、：:"))
     rest = text[m.end():]
-    if not content_tokens(subject) or not content_tokens(rest):
-        return None  # "You also need ..." names no one the evidence could name
+    if not content_tokens(subject) or not content_tokens(rest) or _PRONOUN.fullmatch(subject):
+        return None  # "You also need ...", "你还可以申请……" name no one the evidence could name
     if re.search(r"[，,；;]", subject):
         return None  # "……，会带你参观酒窖，还能品三款酒": 还 adds to the clauses before, not to a subject
     # A sentence that lists cases (";"/"；") states each in its own part: "钻石会员可享受双人免费早餐

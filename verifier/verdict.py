@@ -232,8 +232,16 @@ def _sum_span(facts: list[FactResult], current: list[ScoredCandidate]) -> tuple[
     sums = [f.evidence_text for f in facts if f.status == "matched" and f.source_id is None and f.evidence_text]
     if not sums or any(f.status != "matched" for f in facts if f.fact.kind in ("number", "date")):
         return None
-    for s in sorted(current, key=lambda s: -s.candidate.relevance):
+    ranked = sorted(current, key=lambda s: -s.candidate.relevance)
+    for s in ranked:
         if all(operands_stated(how, s.candidate.span.present_facts()) for how in sums):
+            return s, sums[0]
+    # (the amounts of a longer sum may sit in several sentences of one source: "£395", "£60 off",
+    # "£40 each")
+    for s in ranked:
+        stated = [f for o in current if o.candidate.span.source_id == s.candidate.span.source_id
+                  for f in o.candidate.span.present_facts()]
+        if all(operands_stated(how, stated) for how in sums):
             return s, sums[0]
     return None
 
