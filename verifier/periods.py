@@ -10,7 +10,7 @@ from extractors import Claim, Fact
 from extractors.schema import DateValue
 from verifier.segment import Span
 
-_PERIOD_JOIN = re.compile(r"\s*(?:to|until|till|through|[-–—~～至到])\s*(?:翌年|次年|第二年|隔年)?\s*", re.IGNORECASE)
+_PERIOD_JOIN = re.compile(r"\s*(?:to|until|till|through|[-–—~～至到])\s*", re.IGNORECASE)
 
 # The claim gives the day a period ends ("到12月5日结束", "runs until 5 December") or starts.
 _ENDS_BEFORE = re.compile(r"(?:到|至|截至|截止到?|直到|\b(?:until|till|through|ends?\s+(?:on\s+)?|closes?\s+(?:on\s+)?))\s*$",
@@ -49,8 +49,6 @@ def within_period(fact: Fact, span: Span, claim: Claim | None = None) -> tuple[F
     ("活动到12月5日结束") and the period's own end or start is another day: (that day, the
     period, False), a mismatch."""
     v = fact.value
-    if isinstance(v, DateValue) and v.granularity == "month" and v.month is not None:
-        return _within_months(fact, v.month, span, claim)
     if not isinstance(v, DateValue) or v.granularity != "day" or v.month is None or v.day is None:
         return None
     days = [o for o in span.facts if o.kind == "date" and isinstance(o.value, DateValue)
@@ -76,22 +74,6 @@ def within_period(fact: Fact, span: Span, claim: Claim | None = None) -> tuple[F
             if edge is not None and day != (end if edge == "end" else start):
                 return (b if edge == "end" else a), period, False
             return a, period, True
-    return None
-
-
-def _within_months(fact: Fact, month: int, span: Span, claim: Claim | None) -> tuple[Fact, str, bool] | None:
-    """within_period for a month: "十二月" in "每年10月至翌年3月" (months of no stated year)."""
-    months = [o for o in span.facts if o.kind == "date" and isinstance(o.value, DateValue)
-              and o.value.granularity == "month" and o.value.month and (o.value.year is None or o.value.relative)]
-    for a, b in zip(months, months[1:]):
-        if not _PERIOD_JOIN.fullmatch(span.text[a.end - span.start : b.start - span.start]):
-            continue
-        first, last = a.value.month, b.value.month  # type: ignore[union-attr]
-        if first <= month <= last if first <= last else (month >= first or month <= last):  # (a winter wraps)
-            edge = period_edge(fact, claim)
-            if edge is not None and month != (last if edge == "end" else first):
-                return (b if edge == "end" else a), span.text[a.start - span.start : b.end - span.start], False
-            return a, span.text[a.start - span.start : b.end - span.start], True
     return None
 
 
