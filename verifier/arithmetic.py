@@ -102,11 +102,11 @@ def worked_out(fact: Fact, claim: Claim, earlier: str = "", question: str = "",
               for p in per if (n := _blocks(f.value, p)) is not None and n > 1}
     counts += list(blocks)
     # (a count in other units than the claim states it in is named in the working: "× 20 [两千字]")
-    blocks = {n: f.text for n, f in blocks.items() if n != f.value.value}  # type: ignore[union-attr]
+    restated = {n: f.text for n, f in blocks.items() if n != f.value.value}  # type: ignore[union-attr]
     shares = _shares(text, stated)
     how = sum_of(target, same, counts, shares)
-    if how is not None and (m := re.search(r"× (\d+)\b", how)) and int(m.group(1)) in blocks:
-        how = f"{how[:m.end()]} [{blocks[int(m.group(1))]}]{how[m.end():]}"  # "每百字15元 × 20 [两千字]"
+    if how is not None and (m := re.search(r"× (\d+)\b", how)) and int(m.group(1)) in restated:
+        how = f"{how[:m.end()]} [{restated[int(m.group(1))]}]{how[m.end():]}"  # "每百字15元 × 20 [两千字]"
     if how is None and (unit := fact.value.per):  # type: ignore[union-attr]
         # "200分钟卡八百元，平均每分钟四元": a price over the units it buys, per unit
         how = next((f"{t} ÷ {n}" for t, a in same for f in around if isinstance(f.value, Quantity)
