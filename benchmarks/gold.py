@@ -192,6 +192,8 @@ GOLD_SETS = {
     "decision_ac": ("decision_gold_ac.jsonl", decision_metrics),
     "engine_ad": ("engine_gold_ad.jsonl", claim_metrics),
     "decision_ad": ("decision_gold_ad.jsonl", decision_metrics),
+    "engine_ae": ("engine_gold_ae.jsonl", claim_metrics),
+    "decision_ae": ("decision_gold_ae.jsonl", decision_metrics),
 }
 
 
