@@ -156,6 +156,8 @@ def _zh_subject(piece: _Piece, norm: str, original: str) -> tuple[str, str]:
             continue
         if picked and (norm[s:e] == "每" or norm[s:e] in _PRICE_WORDS and nxt == "m"):
             break  # "普通中式菜刀每把十二元", "标志设计收费两千八": the price starts, the subject has ended
+        if tag == "a" and i + 1 < len(words) and norm[words[i + 1][0]:words[i + 1][1]] == "了":
+            break  # "您多了4坪": an adjective with 了 is what is said of the subject
         if tag in _NOMINAL or (picked and norm[s:e] in ("的", "和", "与", "及") and nxt in _NOMINAL):
             picked.append((s, e))
             i += 1
@@ -276,6 +278,9 @@ def zh_parts(doc: Doc, offset: int, norm: str, original: str) -> list[Part]:
             groups.append(pending)
     parts: list[Part] = []
     subject, modal = "", ""
+    # The asker's person a premise names ("你阿媽有綜援，……") is no subject to carry further: "有飯、
+    # 餸、湯同水果" after it speaks of the meal, and stays with the clause it goes on from.
+    from_premise = False
     for group in groups:
         # The main clause, not a leading "如果……" piece, gives the group its subject.
         core = next((g for g in group if _checkable_zh(g, norm) and not p["subordinate"].search(norm[g.core:g.end])
@@ -288,7 +293,7 @@ def zh_parts(doc: Doc, offset: int, norm: str, original: str) -> list[Part]:
             subject, modal = _zh_subject(premise, norm, original)
         elif parts and not _own_subject(core, norm):
             # (a semicolon ends a step: "先重新登录刷新一下；还是没到的话，在客服中心提交截图" is two)
-            if not subject and norm[group[0].start - 1 : group[0].start] not in (";", "；"):
+            if (not subject or from_premise) and norm[group[0].start - 1 : group[0].start] not in (";", "；"):
                 parts[-1] = Part(parts[-1].start, group[-1].end, parts[-1].prefix)
                 continue
             # A modal or negation near the start of the clause replaces the carried one.
@@ -296,6 +301,7 @@ def zh_parts(doc: Doc, offset: int, norm: str, original: str) -> list[Part]:
             prefix = subject if own_modal else subject + modal
         if premise is None and (_own_subject(core, norm) or not parts):
             subject, modal = _zh_subject(core, norm, original)
+        from_premise = premise is not None or from_premise and not _own_subject(core, norm)
         start = group[0].core if parts else group[0].start
         if parts and p["also"].fullmatch(norm, group[0].start, group[0].core) and norm.startswith(_MODALS_AFTER_ALSO, start):
             start = group[0].start  # "还可以享受免费早餐" keeps its 还: it extends a rule (verifier.qualify)

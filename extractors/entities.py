@@ -126,6 +126,16 @@ def _cantonese_trim(text: str, s: int, e: int) -> tuple[int, int]:
     return s, e
 
 
+# LAC reads "all" after a name as the end of an organisation's name (…所, as in 事务所):
+# "百汇所有门店" gives ORG 百汇所有, "华联所有分店" ORG 华联所.
+def _quantifier_trim(text: str, s: int, e: int) -> tuple[int, int]:
+    if text.endswith("所有", s, e):
+        return s, e - 2
+    if text.endswith("所", s, e) and text.startswith("有", e):
+        return s, e - 1
+    return s, e
+
+
 def doc_entities(doc: Doc, text: str, offset: int) -> list[Fact]:
     """Statistical entities of `doc`, which was parsed from text[offset:offset+len(doc.text)]."""
     if doc.lang_ != "en":
@@ -134,7 +144,7 @@ def doc_entities(doc: Doc, text: str, offset: int) -> list[Fact]:
         doc_text = doc.text  # Doc.text is rebuilt from the tokens on every access
         for start, end, label in doc.user_data.get("lac_ents", ()):
             s, e = _strip(doc_text, start, end)
-            s, e = _cantonese_trim(doc_text, s, e)
+            s, e = _quantifier_trim(doc_text, *_cantonese_trim(doc_text, s, e))
             if e - s >= 2:
                 found.append(_entity(text, offset + s, offset + e, label))
         found.extend(_lac_products(doc_text, doc.user_data.get("lac", ()), text, offset))

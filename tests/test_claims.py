@@ -149,6 +149,11 @@ def test_a_clause_with_its_own_subject_carries_none(analyzer: Analyzer) -> None:
     assert len(split_claims(answer, analyzer=analyzer)) == 1
 
 
+def test_an_adjective_with_le_is_no_part_of_the_carried_subject(analyzer: Analyzer) -> None:
+    answer = "超過的部分每坪加250元，您多了4坪，總共新台幣九千元。"
+    assert [c.text for c in split_claims(answer, analyzer=analyzer)][1:] == ["您多了4坪", "您總共新台幣九千元"]
+
+
 def test_each_sentence_of_a_mixed_answer_gets_its_own_pipeline(analyzer: Analyzer) -> None:
     answer = "The hotel cap is $200 per night. 经理每晚住宿费不超过 800 元，并需提供发票。"
     claims = split_claims(answer, analyzer=analyzer)
@@ -258,6 +263,15 @@ def test_what_the_asker_has_is_the_condition_of_the_next_clause(analyzer):
     # (a right or a perk is a claim of its own)
     claims = [c.text for c in split_claims("你有权退款，七天内到账。你有免费停车位，另外还送早餐。", analyzer=analyzer)]
     assert claims[0] == "你有权退款" and "你有免费停车位" in claims
+
+
+def test_the_askers_person_is_no_subject_carried_past_the_premise(analyzer):
+    # "有飯、餸、湯同水果" speaks of the meal, not of the mother: it stays with the clause before.
+    claims = [c.text for c in split_claims("你阿媽有綜援，每餐只係收港幣二十蚊，有飯、餸、湯同水果。", analyzer=analyzer)]
+    assert claims == ["你阿媽有綜援，每餐只係收港幣二十蚊，有飯、餸、湯同水果"]
+    # A clause with its own subject is still a claim of its own.
+    claims = [c.text for c in split_claims("您母亲62岁，可以打九折，挂号费也全免。", analyzer=analyzer)]
+    assert claims == ["您母亲62岁，可以打九折", "挂号费也全免"]
 
 
 def test_a_clause_whose_object_points_back_stays_with_the_clause_it_points_to(analyzer):

@@ -85,6 +85,15 @@ def test_cantonese_particles_are_not_names(analyzer: Analyzer, text: str, names:
     assert [f.text for f in extract_entities(text, analyzer) if f.kind == "entity"] == names
 
 
+@pytest.mark.parametrize("text, names", [
+    ("购物卡在百汇所有门店和线上商城都能用", ["百汇"]),  # 所有 = "all", not the end of a name
+    ("会员卡在华联所有分店都能用", ["华联"]),
+    ("请到天元律师事务所办理", ["天元律师事务所"]),  # (事务所 is)
+])
+def test_all_after_a_name_is_no_part_of_it(analyzer: Analyzer, text: str, names: list[str]) -> None:
+    assert [f.text for f in extract_entities(text, analyzer) if f.kind == "entity"] == names
+
+
 def test_non_string_text_is_rejected(analyzer: Analyzer) -> None:
     with pytest.raises(TypeError, match="text must be a str, got NoneType"):
         extract_entities(None, analyzer)  # type: ignore[arg-type]
