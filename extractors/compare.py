@@ -35,7 +35,7 @@ from typing import Literal
 from extractors.numbers_vocab import BARE_DOLLAR, BARE_FAMILIES, BARE_YEN
 from extractors.schema import Fact, Quantity
 
-__all__ = ["same_slot", "compare_facts", "describe", "Comparison"]
+__all__ = ["same_slot", "compare_facts", "describe", "in_unit", "Comparison"]
 
 Comparison = Literal["equal", "compatible", "close", "different"]
 
@@ -67,6 +67,19 @@ def _dimension(q: Quantity) -> str | None:
 
 def _factor(q: Quantity) -> Decimal:
     return _CONVERT.get(q.unit or "", ("", Decimal(1)))[1]
+
+
+def in_unit(q: Quantity, unit: str) -> Decimal | None:
+    """`q`'s value in `unit`, where the two units convert exactly (2 kW is 2,000 W, 2 km is
+    2,000 m); None where they do not, or `q` has no single value."""
+    if q.value is None:
+        return None
+    if q.unit == unit:
+        return q.value
+    have, want = _CONVERT.get(q.unit or ""), _CONVERT.get(unit)
+    if have is None or want is None or have[0] != want[0]:
+        return None
+    return q.value * have[1] / want[1]
 
 
 def _clash(x: str | None, y: str | None) -> bool:

@@ -40,7 +40,7 @@ from extractors.numbers_vocab import (
 )
 from extractors.numbers_context import context_words
 from extractors.numbers_ids import special_spans
-from extractors.numbers_money import money_after
+from extractors.numbers_money import hant_local_dollar, money_after
 from extractors.numbers_words import and_a_half, mentions_values_in_words, values_in_words
 from extractors.schema import Fact, Quantity
 from extractors.text import normalise
@@ -165,7 +165,8 @@ def extract_numbers(text: str) -> list[Fact]:
     if not _PREFILTER.search(text):
         if not mentions_values_in_words(text):
             return []
-        return sorted(values_in_words(text, normalise(text), [], []), key=lambda f: f.start)
+        n = normalise(text)
+        return hant_local_dollar(text, n, sorted(values_in_words(text, n, [], []), key=lambda f: f.start))
     n = normalise(text)
     ident_facts, blocked = special_spans(text, n)
     if halves := [f for f in and_a_half(text, n) if not any(s < f.end and f.start < e for s, e in blocked)]:
@@ -189,7 +190,7 @@ def extract_numbers(text: str) -> list[Fact]:
             floor = fact.end
     facts.extend(values_in_words(text, n, facts, blocked))
     facts.sort(key=lambda f: f.start)
-    return _hours_and_minutes(text, facts)
+    return hant_local_dollar(text, n, _hours_and_minutes(text, facts))
 
 
 _HOURS_MINUTES_GAP = re.compile(r"\s*(?:,|and|零|又)?\s*")

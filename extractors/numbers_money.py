@@ -2,7 +2,8 @@
 
 "15 cents" is $0.15 and "50 cents on the dollar" 50%; "三毛钱" is 0.3 yuan; "两块五" is 2.5 yuan and
 "兩蚊三毫五" HK$2.35; "35p" is £0.35; a bare 元 is the local dollar of a text that names only one
-(300元 in a text about 新台幣 is NT$300).
+(300元 in a text about 新台幣 is NT$300), and in Traditional Chinese that names none, a yuan or
+a Taiwan or Hong Kong dollar.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from decimal import Decimal
 from functools import lru_cache
 
 from extractors.chinese_numerals import parse_chinese_number
-from extractors.numbers_vocab import CUR_SUFFIX, phrase_key
+from extractors.numbers_vocab import BARE_HANT_YUAN, CUR_SUFFIX, phrase_key
+from extractors.schema import Fact
 
 _ON_THE_DOLLAR = re.compile(r"\s+on\s+the\s+dollar\b", re.IGNORECASE)
 # Words for "dollars" in the local currency: 300元 is NT$300 in a text that speaks of 新台幣.
@@ -67,3 +69,22 @@ def _local_dollar(n: str) -> str:
     only that one, else CNY."""
     twd, hkd = bool(_TWD_WORDS.search(n)), bool(_HKD_WORDS.search(n))
     return "TWD" if twd and not hkd else "HKD" if hkd and not twd else "CNY"
+
+
+_NAMED_YUAN = re.compile(r"人民币|rmb|cny|[¥￥]", re.IGNORECASE)
+
+
+def hant_local_dollar(text: str, n: str, facts: list[Fact]) -> list[Fact]:
+    """`facts` with the bare 元 of a Traditional Chinese `text` (`n`: its normalised form) that
+    names no currency read as any yuan or dollar of its region (`BARE_HANT_YUAN`), not the
+    mainland's yuan only."""
+    if _local_dollar(n) != "CNY" or _NAMED_YUAN.search(n) or text == n or not _traditional(text, n):
+        return facts
+    return [f.model_copy(update={"value": f.value.model_copy(update={"currency": BARE_HANT_YUAN})})
+            if f.kind == "number" and getattr(f.value, "currency", None) == "CNY" else f for f in facts]
+
+
+def _traditional(text: str, n: str) -> bool:
+    """Whether `text` has a Chinese character that normalising made Simplified."""
+    return any(a != b and "\u4e00" <= a <= "\u9fff" for a, b in zip(text, n))
+

@@ -142,9 +142,12 @@ PER_WORDS = _expand(
 # "$20", "twenty dollars", "15 cents": a dollar of no named country, and "¥700", a yen or a
 # yuan. Each agrees with any currency of its family (extractors.compare.same_currency): an answer
 # says "$25" for the source's "A$25", a source "¥700" for the answer's "seven hundred yen".
-BARE_DOLLAR, BARE_YEN = "$", "¥"
+# A bare 元 in Traditional Chinese that names no currency may be Taiwan's or Hong Kong's dollar
+# as well as the yuan ("預約要先付300元訂金" for the source's "新台幣300元").
+BARE_DOLLAR, BARE_YEN, BARE_HANT_YUAN = "$", "¥", "元"
 BARE_FAMILIES = {BARE_DOLLAR: frozenset({"USD", "AUD", "CAD", "HKD", "NZD", "SGD", "TWD"}),
-                 BARE_YEN: frozenset({"CNY", "JPY"})}
+                 BARE_YEN: frozenset({"CNY", "JPY"}),
+                 BARE_HANT_YUAN: frozenset({"CNY", "TWD", "HKD", "MOP", BARE_YEN})}
 
 CUR_PREFIX = _expand(
     {

@@ -121,7 +121,9 @@ _ZH_NOT_NEGATION = ("不仅", "不但", "不过", "不断", "不久", "不少", 
                     # 非 as the prefix "non-": 非本市户籍 (non-local), 非会员, 非工作日.
                     "非本", "非会员", "非會員", "非工作",
                     "唔该", "唔好意思")  # Cantonese "please/thanks", "sorry"
-_NEGATION_ZH = re.compile(r"[不没无未非勿禁唔冇]|拒绝|不得|免于")  # 唔, 冇: Cantonese 不, 没有
+_NEGATION_ZH = re.compile(r"[不没无未非勿禁唔冇]|拒绝|不得|免于"  # 唔, 冇: Cantonese 不, 没有
+                          # 别 "don't" (别沾水 is 勿沾水), not 特别, 分别, 类别, 别的, 别墅
+                          r"|(?<![特分类類区區级級性个個识識告辨鉴鑒差派])[别別](?![的墅人处處])")
 
 # "and" starts a clause only before a modal or auxiliary ("must be 14 characters long and must
 # not reuse ..."); "gift cards and software are non-refundable" stays one clause.

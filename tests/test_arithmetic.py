@@ -59,6 +59,7 @@ def _worked(analyzer, answer: str, value: str, question: str = "") -> str | None
     # A price per block of text, or per smaller unit, times what the claim counts in those units.
     ("资深配音员每百字15元，两千字就是三百元。", "三百元", "", "每百字15元 × 20 [两千字]"),
     ("你们装机2兆瓦，按每瓦0.025元算，清洗一次大约五万元。", "大约五万元", "", "每瓦0.025元 × 2000000 [2兆瓦]"),
+    ("护栏每米80元，1.5公里一共十二万元。", "十二万元", "", "每米80元 × 1500 [1.5公里]"),
     # a count, a share and a price together; a price less another plus a third for each of a count
     ("普通针刺一次一百二十元，买十次疗程卡打九折，十次合计一千零八十元。", "一千零八十元", "", "一百二十元 × 10 × 九折"),
     ("The package is £395, and they'll take £60 off. Add two extra stations at £40 each and it comes to £415 "

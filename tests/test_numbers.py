@@ -493,6 +493,24 @@ def test_a_dollar_or_yen_sign_of_no_named_country_is_bare(text, currency):
     assert fact.value.currency == currency
 
 
+@pytest.mark.parametrize("text, currency", [
+    ("預約要先付300元訂金", "元"),  # Traditional, no currency named: a yuan or a Taiwan or Hong Kong dollar
+    ("预约要先付300元订金", "CNY"),  # Simplified: the yuan
+    ("收費人民幣300元", "CNY"), ("訂金新台幣300元，尾款500元", "TWD"),  # named in the text
+])
+def test_a_bare_yuan_in_traditional_chinese_names_no_region(text, currency):
+    assert {f.value.currency for f in extract_numbers(text)} == {currency}
+
+
+def test_a_bare_traditional_yuan_agrees_with_a_named_regional_dollar():
+    (bare,) = extract_numbers("預約要先付300元訂金")
+    (twd,) = extract_numbers("預約需支付訂金新台幣300元")
+    (cny,) = extract_numbers("预约需支付订金300元")
+    assert compare_facts(bare, twd) == "equal" and compare_facts(bare, cny) == "equal"
+    (usd,) = extract_numbers("US$300")
+    assert compare_facts(bare, usd) != "equal"
+
+
 @pytest.mark.parametrize("text, value, unit", [("十二千瓦的机组", "12", "kW"), ("五百瓦的灯", "500", "W"), ("两千瓦", "2", "kW")])
 def test_chinese_kilowatts_keep_their_thousand(text, value, unit):
     (fact,) = extract_numbers(text)

@@ -85,6 +85,8 @@ def test_roles_agree_on_rank_and_any_stated_domain(a, b, agree):
     ("存活率未達九成者可免費補植", False),  # a bound
     ("不记名卡丢了可以挂失补办", False),  # 不记名卡: a bearer card, a name
     ("不记名卡不挂失、不补办", True),
+    ("做完24小时内别沾水", True),  # 别: "don't", as 勿
+    ("特别注意防水", False), ("分别收费", False), ("别墅区另收上门费", False),
 ])
 def test_negation_cues(text, negated):
     assert is_negated(text) is negated

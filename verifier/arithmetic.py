@@ -17,7 +17,7 @@ from typing import Sequence
 
 from extractors import Claim, Fact, extract_numbers
 from extractors.chinese_numerals import parse_chinese_number
-from extractors.compare import compare_facts, same_currency
+from extractors.compare import compare_facts, in_unit, same_currency
 from extractors.schema import Quantity
 from verifier.fact_result import FactResult
 from verifier.sums import equal, sum_of, whole
@@ -411,15 +411,11 @@ def _shares(text: str, stated: list[Fact]) -> list[tuple[str, Decimal]]:
     return out
 
 
-# Units a rate may be per a smaller one of: 2兆瓦 at 每瓦0.025元 is 2,000,000 watts.
-_IN_SMALLER = {"MW": ("W", 1000000), "kW": ("W", 1000)}
-
-
 def _blocks(q: Quantity, per: str) -> int | None:
-    """How many of the rate's units (`per`: "m", "100 character", "W") the quantity `q` is."""
+    """How many of the rate's units (`per`: "m", "100 character", "W") the quantity `q` is
+    (2兆瓦 at 每瓦0.025元 is 2,000,000 watts)."""
     size, _, unit = per.rpartition(" ")
-    smaller, factor = _IN_SMALLER.get(q.unit or "", (q.unit, 1))
-    if q.value is None or unit not in (q.unit, smaller):
+    count = in_unit(q, unit)
+    if count is None:
         return None
-    count = q.value * (factor if unit != q.unit else 1)
     return whole(count / Decimal(size or 1))
