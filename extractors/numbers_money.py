@@ -87,4 +87,3 @@ def hant_local_dollar(text: str, n: str, facts: list[Fact]) -> list[Fact]:
 def _traditional(text: str, n: str) -> bool:
     """Whether `text` has a Chinese character that normalising made Simplified."""
     return any(a != b and "\u4e00" <= a <= "\u9fff" for a, b in zip(text, n))
-
