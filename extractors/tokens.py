@@ -49,7 +49,7 @@ def _stem(word: str) -> str:
     # A light suffix strip: enough for "refunds"/"refund", "policies"/"policy", "processed"/"process".
     if len(word) <= 3 or word[-1].isdigit():
         return word
-    if word.endswith("ies"):
+    if word.endswith("ies") or word.endswith("ied") and len(word) > 5:  # "carried"/"carries"/"carry"
         return word[:-3] + "y"
     if word.endswith(("sses", "ches", "shes", "xes")):  # "inches"/"19-inch", "taxes"/"tax"
         return word[:-2]

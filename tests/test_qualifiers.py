@@ -371,6 +371,22 @@ def test_a_fee_the_claim_waives_and_the_source_charges_is_opposite(analyzer):
     assert free_but_priced(first, "每次取现收取2元手续费。")
 
 
+def test_a_thing_called_free_that_the_source_charges_for_without_an_amount(analyzer):
+    from extractors.claims import split_claims
+    from verifier.polarity import free_but_priced
+
+    claim = split_claims("A second pass after your revisions is free.", analyzer=analyzer)[0]
+    assert free_but_priced(claim, "Second passes after the author's revisions are charged at half the original rate.")
+    assert not free_but_priced(claim, "Second passes after the author's revisions are free of charge.")
+
+
+def test_a_past_participle_in_ied_stems_as_its_verb():
+    from extractors.tokens import content_tokens
+
+    assert content_tokens("carried over") == content_tokens("carries over") == content_tokens("carry over")
+    assert content_tokens("applied") == content_tokens("applies")
+
+
 def test_a_chinese_permission_against_a_chinese_negation_is_opposite(analyzer):
     from extractors.claims import split_claims
     from verifier.polarity import polarity_clash

@@ -132,6 +132,9 @@ _FREED_ITEM = re.compile(r"([\u4e00-\u9fff]{2,3})(?:都)?(?:全免|免费|免費
 _WAIVED_FEE = re.compile(r"(?:不收取?|免收|无需支付|不用付|唔使俾|唔收)([\u4e00-\u9fff]{1,3}费)")
 _FREE_OF_FEE = re.compile(r"免[\u4e00-\u9fff]{0,3}费|不另收|不加收|包含在内|已含")
 _ITEM_SHARE = 0.6
+# A price without an amount: "second passes … are charged at half the original rate".
+_CHARGED_AT = re.compile(r"\b(?:is|are) charged (?:at|for)\b|\bcharged at (?:half|the full|a reduced|the standard)\b",
+                         re.IGNORECASE)
 _FULL_STOP = re.compile(r"(?<=[。！？!?])|(?<=\.)\s")
 
 
@@ -149,8 +152,8 @@ def free_but_priced(claim: Claim, span_text: str) -> bool:
                 or _FREE_OF_FEE.search(plain):
             continue
         if any(token_recall(item, sentence) >= _ITEM_SHARE for item in items) \
-                and any(f.kind == "number" and f.value.currency and (f.value.value or 0) > 0  # type: ignore[union-attr]
-                        for f in extract_numbers(sentence)):
+                and (any(f.kind == "number" and f.value.currency and (f.value.value or 0) > 0  # type: ignore[union-attr]
+                         for f in extract_numbers(sentence)) or _CHARGED_AT.search(sentence)):
             return True
         if fees and any(_charged(plain[a:b], fees) for a, b in clauses(plain)):
             return True
