@@ -15,6 +15,7 @@ from functools import lru_cache
 from extractors.chinese_numerals import parse_chinese_number
 from extractors.numbers_vocab import BARE_HANT_YUAN, CUR_SUFFIX, phrase_key
 from extractors.schema import Fact
+from extractors.text import is_cjk
 
 _ON_THE_DOLLAR = re.compile(r"\s+on\s+the\s+dollar\b", re.IGNORECASE)
 # Words for "dollars" in the local currency: 300元 is NT$300 in a text that speaks of 新台幣.
@@ -78,12 +79,12 @@ def hant_local_dollar(text: str, n: str, facts: list[Fact]) -> list[Fact]:
     """`facts` with the bare 元 of a Traditional Chinese `text` (`n`: its normalised form) that
     names no currency read as any yuan or dollar of its region (`BARE_HANT_YUAN`), not the
     mainland's yuan only."""
-    if _local_dollar(n) != "CNY" or _NAMED_YUAN.search(n) or text == n or not _traditional(text, n):
+    # (cheapest tests first: this runs on every source sentence, and most hold no yuan at all)
+    yuan = [i for i, f in enumerate(facts) if f.kind == "number" and getattr(f.value, "currency", None) == "CNY"]
+    if not yuan or text == n or not any(a != b and is_cjk(a) for a, b in zip(text, n)) \
+            or _local_dollar(n) != "CNY" or _NAMED_YUAN.search(n):
         return facts
-    return [f.model_copy(update={"value": f.value.model_copy(update={"currency": BARE_HANT_YUAN})})
-            if f.kind == "number" and getattr(f.value, "currency", None) == "CNY" else f for f in facts]
-
-
-def _traditional(text: str, n: str) -> bool:
-    """Whether `text` has a Chinese character that normalising made Simplified."""
-    return any(a != b and "\u4e00" <= a <= "\u9fff" for a, b in zip(text, n))
+    out = list(facts)
+    for i in yuan:
+        out[i] = facts[i].model_copy(update={"value": facts[i].value.model_copy(update={"currency": BARE_HANT_YUAN})})
+    return out
