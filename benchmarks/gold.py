@@ -194,6 +194,8 @@ GOLD_SETS = {
     "decision_ad": ("decision_gold_ad.jsonl", decision_metrics),
     "engine_ae": ("engine_gold_ae.jsonl", claim_metrics),
     "decision_ae": ("decision_gold_ae.jsonl", decision_metrics),
+    "engine_af": ("engine_gold_af.jsonl", claim_metrics),
+    "decision_af": ("decision_gold_af.jsonl", decision_metrics),
 }
 
 
