@@ -7,6 +7,7 @@ exponent (``3.2万`` -> ``3.2E+4``): the comparison step reads it to judge round
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal, InvalidOperation
 
 DIGITS = {
@@ -21,6 +22,20 @@ POINTS = ("点", "點", ".")
 _ALLOWED = frozenset(DIGITS) | frozenset(SMALL_UNITS) | frozenset(BIG_UNITS) | frozenset(POINTS)
 # Every character that may appear inside a Chinese numeral (used by the extractor's regex).
 NUMERAL_CHARS = "".join(k for k in DIGITS if not k.isdigit()) + "".join(SMALL_UNITS) + "".join(BIG_UNITS)
+
+
+# "三四块", "两三天", "十三四岁", "三四十元", "两三百": two neighbouring digits say "about this
+# many or one more", a range, never the number the digits spell (34, 23).
+_PAIR = re.compile(r"(十?)([一两兩二三四五六七八])([两兩二三四五六七八九])([十百千万萬]*)")
+
+
+def approximate_pair(s: str) -> tuple[str, str] | None:
+    """The two numerals an approximate pair stands for ("三四十" -> ("三十", "四十")), or None."""
+    m = _PAIR.fullmatch(s)
+    if not m or DIGITS[m.group(3)] != DIGITS[m.group(2)] + 1 or (m.group(1) and m.group(4)):
+        return None
+    head, tail = m.group(1), m.group(4)
+    return head + m.group(2) + tail, head + m.group(3) + tail
 
 
 def _scale(exp: int) -> Decimal:

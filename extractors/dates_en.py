@@ -99,6 +99,12 @@ _HOUR_TO_TIME = re.compile(r"(?<![\w.:$£€])" + _HOUR_RANGE + rf"[ ]?{_AMPM}",
 _TIME_OF_DAY = re.compile(r"(?<![\w.:$£€])(?P<h>1[0-2]|0?[1-9])(?:[ ]?o'clock)?[ ]+(?i:in[ ]+the[ ]+(?P<part>morning|afternoon|evening)"
                           r"|at[ ]+(?P<night>night))\b", re.ASCII)
 
+# "Monday to Friday from 10 to 3", "weekdays 9-5": bare hours after the days they are on
+_DAYS_THEN_HOURS = re.compile(r"(?i:\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*s?|\bweekdays?|\bweekends?|\bdaily)[ ,]+"
+                              r"(?i:from[ ]+)?" + _HOUR_RANGE + r"\b"
+                              r"(?![:\d]|[ ]*(?i:[ap]\.?m\b|o'clock|hours?|hrs?|minutes?|mins?|days?|weeks?|years?|people|%))",
+                              re.ASCII)
+
 _WEEKDAYS = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
 _WD = r"(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)"
 _WEEKDAY_RANGE = re.compile(
@@ -204,6 +210,14 @@ def _times(n: str) -> Iterator[Cand]:
         for h, mi in (("a", "am"), ("b", "bm")):
             # (the morning's 12 is noon; the night's small hours are after midnight)
             hour = int(m[h]) if not later else int(m[h]) % 12 + (0 if m["part"].lower() == "night" and int(m[h]) < 6 else 12)
+            yield Cand(m.start(h), m.end(mi) if m[mi] else m.end(h), "time", hour=hour, minute=int(m[mi] or 0))
+    for m in _DAYS_THEN_HOURS.finditer(n):
+        a, b = int(m["a"]), int(m["b"])
+        # ("from 10 to 3" ends in the afternoon; "from 2 to 4" is all afternoon; "9 to 5" a working day)
+        a_pm = a <= 7 and a < b
+        b_pm = b <= a or a_pm or b <= 7
+        for h, mi, pm in (("a", "am", a_pm), ("b", "bm", b_pm)):
+            hour = 12 if int(m[h]) == 12 else int(m[h]) + (12 if pm else 0)  # (12 is noon here)
             yield Cand(m.start(h), m.end(mi) if m[mi] else m.end(h), "time", hour=hour, minute=int(m[mi] or 0))
     for m in _TIME_OF_DAY.finditer(n):
         h = int(m["h"])

@@ -34,7 +34,7 @@ from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import NamedTuple
 
-from extractors.chinese_numerals import NUMERAL_CHARS, parse_chinese_number
+from extractors.chinese_numerals import NUMERAL_CHARS, approximate_pair, parse_chinese_number
 from extractors.numbers_vocab import (
     CMP_PREFIX, CMP_SUFFIX, CUR_PREFIX, CUR_SUFFIX, NO_SUBJECT, PER_WORDS, SCALES, UNITS, alternation, phrase_key,
 )
@@ -151,6 +151,8 @@ _ZH_PERIOD = re.compile(r"一(?:个)?(?:月|年|天|日|周|星期)(?=最多|最
 # period makes it a frequency ("每年做一次体检").
 _ZH_ONE_ACT = re.compile(r"一次(?=[\u4e00-\u9fff])(?!性)")
 _ZH_ACT_VERBS = ("做", "进行", "安排", "作")
+# "一次交清", "一次付清", "一次缴足": paid in one go, not a count of payments
+_ONE_GO = re.compile(r"一次(?:[交缴付结还]|支付)[清足齐]")
 
 
 def _zh_one_act(n: str, start: int) -> bool:
@@ -215,7 +217,8 @@ def _hours_and_minutes(text: str, facts: list[Fact]) -> list[Fact]:
     return out
 
 
-def _amount(n: str, m: re.Match[str], hi: int, has_cur: bool) -> _Amount | None:
+def _amount(n: str, m: re.Match[str], hi: int, has_cur: bool, numeral: str | None = None) -> _Amount | None:
+    """`numeral`: read this Chinese numeral instead of the matched one (one end of "三四块")."""
     p = _patterns()
     raw = m.group(0)
     chinese = m.group("ar") is None
@@ -228,7 +231,7 @@ def _amount(n: str, m: re.Match[str], hi: int, has_cur: bool) -> _Amount | None:
     elif m.group("enw"):
         value = _english_number(raw)
     elif chinese:
-        value = parse_chinese_number(raw)
+        value = parse_chinese_number(numeral or raw)
     else:
         try:
             value = Decimal(raw.replace(",", ""))
@@ -327,6 +330,11 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
     if left is None:
         return None
     right = _range_end(n, left, hi, bool(pre and pre.group("between")), cur_prefix is not None)
+    if right is None and left.chinese and (pair := approximate_pair(left.raw)):
+        low_side = _amount(n, m, hi, cur_prefix is not None, pair[0])
+        high_side = _amount(n, m, hi, cur_prefix is not None, pair[1])
+        if low_side is not None and high_side is not None:
+            left, right = low_side, high_side
     last = right or left
     value, low, high = (None, _range_low(left, right), right.value) if right else (left.value, None, None)
     unit, currency = last.unit or left.unit, cur_prefix or last.currency or left.currency
@@ -368,7 +376,8 @@ def _quantity(text: str, n: str, m: re.Match[str], lo: int, hi: int) -> Fact | N
     if bare and _is_bare_year(m.group(0)) and (right is None or _is_bare_year(right.raw)):
         return None  # a year (or year range): the date extractor's job
     # 一次性/一次过 ("all at once", Cantonese 一次過俾晒) and 朝九晚五 (office hours) count nothing.
-    if n.startswith(("一次性", "一次过", "一次過"), start) or _ZH_ONE_ACT.match(n, start) and _zh_one_act(n, start) \
+    if n.startswith(("一次性", "一次过", "一次過"), start) or _ONE_GO.match(n, start) \
+            or _ZH_ONE_ACT.match(n, start) and _zh_one_act(n, start) \
             or (start > 0 and n.startswith("朝九晚五", start - 1)):
         return None
     span_start = start

@@ -67,6 +67,7 @@ UNITS = _expand(
         "g": ("grams", "gram", "g", "克"),
         "GB": ("gb",), "MB": ("mb",), "TB": ("tb",),
         "device": ("devices", "device", "台"),
+        "page": ("pages", "页", "頁"),  # a document's length: "300页以内的标书" (not "a one-page certificate")
         "person": ("people", "persons", "person", "employees", "employee", "staff", "users", "user",
                    "guests", "guest", "participants", "attendees", "trainees", "students", "student",
                    "learners", "passengers", "visitors", "个人", "人", "名", "位"),

@@ -92,7 +92,7 @@ _ZH_UNIT = {"天": "day", "周": "week", "月": "month", "年": "year"}
 
 # Bounds, not negations: the number check reads them ("不超过600元" = "600元以内").
 _BOUNDS_EN = re.compile(r"\b(?:no|not|never)\s+(?:more|less|later|earlier|fewer|greater|higher|lower)\s+than\b"
-                        r"|\bnot\s+(?:to\s+)?exceed(?:ing)?\b|\bno\s+(?:later|earlier)\b"
+                        r"|\b(?:not\s+(?:to\s+)?|never\s+)exceed(?:s|ing)?\b|\bno\s+(?:later|earlier)\b"
                         # "no charge" says "free", as "free of charge" does: it denies nothing.
                         r"|\b(?:at\s+)?no\s+(?:extra\s+|additional\s+)?(?:charge|cost)\b"
                         # ... and so does "without charging extra", "without charge"

@@ -286,3 +286,14 @@ def test_bare_hours_after_a_part_of_the_day_are_times():
 ])
 def test_the_first_time_of_a_range_takes_the_half_of_the_day_the_second_names(text, found):
     assert [(d.text, d.value.hour, d.value.minute) for d in extract_dates(text) if d.value.granularity == "time"] == found
+
+
+@pytest.mark.parametrize("text, found", [
+    ("It runs Monday to Friday from 10 to 3.", [("10", 10), ("3", 15)]),  # ends in the afternoon
+    ("Open weekdays 9-5.", [("9", 9), ("5", 17)]),
+    ("Saturdays from 2 to 4.", [("2", 14), ("4", 16)]),
+    ("Open Monday to Friday 9 to 12.", [("9", 9), ("12", 12)]),
+    ("Monday to Friday, 10 to 12 people.", []),  # a count, not hours
+])
+def test_bare_hours_after_the_days_they_are_on_are_times(text, found):
+    assert [(d.text, d.value.hour) for d in extract_dates(text) if d.value.granularity == "time"] == found

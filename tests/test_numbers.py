@@ -92,7 +92,8 @@ def test_precision_is_kept_in_the_exponent():
      "on 2026-03-01", "2026年3月1日", "三月一日", "下午五点半", "at 9:30 am", "Q3 2025", "第三季度", "每月15日发薪",
      "次月10日前提交", "上月十五日",
      "护士会给老人做一次能力评估",  # 做一次 + noun: "an assessment", not a count
-     "落單嗰陣要一次過俾晒錢", "星期一至五朝九晚五"],
+     "落單嗰陣要一次過俾晒錢", "星期一至五朝九晚五",
+     "费用在报名时一次交清", "學費須一次繳清"],  # paid in one go, not a count
 )
 def test_words_dates_and_years_are_not_numbers(text):
     assert extract_numbers(text) == []
@@ -191,6 +192,12 @@ def test_a_hyphen_joins_an_english_unit(text, found, unit):
     ("the club is for 8- to 13-year-olds", "8- to 13-year", 8, 13, "year"),
     ("for eight- to thirteen-year-olds", "eight- to thirteen-year", 8, 13, "year"),
     ("a five- to seven-day trip", "five- to seven-day", 5, 7, "day"),
+    # two neighbouring Chinese digits are "this many or one more", not the number they spell
+    ("吃三四块方糖", "三四块", 3, 4, None),
+    ("两三天就到", "两三天", 2, 3, "day"),
+    ("十三四岁的孩子", "十三四岁", 13, 14, "year"),
+    ("大概三四十元", "大概三四十元", 30, 40, None),
+    ("两三百元", "两三百元", 200, 300, None),
 ])
 def test_a_range_whose_first_number_waits_for_the_unit_after_the_second(text, found, low, high, unit):
     (fact,) = [f for f in extract_numbers(text) if f.kind == "number"]
@@ -700,3 +707,12 @@ def test_millilitres_are_a_unit(text, found):
     (fact,) = [f for f in extract_numbers(text) if f.kind == "number"]
     assert (fact.text, fact.value.unit) == (found, "ml")
 
+
+
+def test_an_approximate_pair_agrees_with_the_range_it_stands_for():
+    (pair,) = extract_numbers("三四块方糖")
+    (stated,) = extract_numbers("3至4块方糖")
+    assert compare_facts(pair, stated) == "equal"
+    # digits that are not neighbours, or a 十 between them, spell one number
+    assert [f.value.value for f in extract_numbers("三十四元")] == [Decimal(34)]
+    assert [f.value.value for f in extract_numbers("三五元")] == [Decimal(35)]
