@@ -417,3 +417,15 @@ def test_a_bound_word_a_few_words_before_the_value_bounds_it(lexical, answer, st
         "新建住宅室内氡浓度超过150贝克/立方米、既有住宅超过300贝克/立方米的，建议采取治理措施。"
     (claim,) = lexical.verify(answer, [{"id": "S1", "text": text}]).claims
     assert [f.status for f in claim.facts if f.kind == "number"][-1] == status
+
+
+def test_the_askers_time_placed_inside_a_range_the_source_gives(lexical):
+    source = {"id": "S1", "text": "七人車九龍港幣400元。晚上11時至早上6時接送加收港幣80元。"}
+    answer = "{t}喺晚上11點至早上6點之間，要加收80蚊。"
+    for asked, status in (("凌晨5點", "matched"), ("早上8點", "mismatched")):
+        facts = _facts(lexical, {"question": f"我聽日{asked}要去機場，幾錢？", "answer": answer.format(t=asked),
+                                 "sources": [source]})
+        assert facts[asked].status == status, asked
+    # without the question the time is nobody's
+    facts = _facts(lexical, {"answer": answer.format(t="凌晨5點"), "sources": [source]})
+    assert facts["凌晨5點"].status == "mismatched"

@@ -225,3 +225,43 @@ def test_a_claim_dated_last_year_may_rest_on_last_years_sentence(lexical):
 def test_an_older_year_opening_an_english_sentence(text, past):
     source = Source(id="S1", text=text, metadata={"status": "active", "effective_from": "2026-01-05"})
     assert [s.past for s in segment_source(source).sentences] == past
+
+
+@pytest.mark.parametrize("text, later", [
+    ("初診評估費新台幣800元。116年2月1日起，初診評估費將調整為新台幣1,000元。", [False, True]),
+    ("The Gold plan costs £35 a month. From 1 March 2027, the Gold plan will cost £40 a month.", [False, True]),
+    # a change that has started, and a schedule that runs from a later day, are in force now
+    ("From 1 March 2026, the Gold plan costs £40 a month.", [False]),
+    ("The winter term runs for ten weeks from 11 January 2027.", [False]),
+])
+def test_a_change_that_starts_after_as_of_is_not_current(text, later):
+    spans = segment_source(Source(id="S1", text=text), dt.date(2026, 12, 12)).sentences
+    assert [s.later for s in spans] == later
+    assert all(s.past for s in spans if s.later)
+
+
+def test_only_the_part_that_starts_later_is_not_current(lexical):
+    source = {"id": "S1", "text": "Adoption fees are £195 for dogs, £95 for cats and £45 per rabbit; from January 2027, "
+                                  "the dog fee will rise to £215."}
+    (span,) = segment_source(Source(**source), dt.date(2026, 12, 12)).sentences
+    later = [span.facts[k].text for k in sorted(span.later_facts)]
+    assert not span.later and "£215" in later and not {"£195", "£95", "£45"} & set(later)
+    (claim,) = lexical.verify("A cat costs £95 to adopt.", [source], context={"as_of": "2026-12-12"}).claims
+    assert [f.status for f in claim.facts] == ["matched"]
+    (claim,) = lexical.verify("A dog costs £215 to adopt.", [source], context={"as_of": "2026-12-12"}).claims
+    assert [f.status for f in claim.facts] != ["matched"]
+
+
+def test_a_present_claim_with_the_coming_price_is_contradicted(lexical):
+    source = {"id": "S1", "text": "初診評估費新台幣800元。116年2月1日起，初診評估費將調整為新台幣1,000元。"}
+    (claim,) = lexical.verify("初診評估是新台幣1,000元。", [source], context={"as_of": "2026-12-12"}).claims
+    assert claim.label == "contradicted"
+    assert [(f.text, f.evidence_text) for f in claim.facts if f.status == "mismatched"] == [("新台幣1,000元", "新台幣800元")]
+    (dated,) = lexical.verify("116年2月起初診評估會調整為新台幣1,000元。", [source], context={"as_of": "2026-12-12"}).claims
+    assert dated.label == "supported"
+
+
+def test_a_value_only_a_coming_rule_gives_says_so(lexical):
+    source = {"id": "S1", "text": "From 1 March 2027, the Gold plan will cost £40 a month. Members get free towels."}
+    (claim,) = lexical.verify("The Gold plan costs £40 a month.", [source], context={"as_of": "2026-12-12"}).claims
+    assert claim.label != "supported" and "starts later" in claim.reason

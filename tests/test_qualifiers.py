@@ -87,6 +87,7 @@ def test_roles_agree_on_rank_and_any_stated_domain(a, b, agree):
     ("不记名卡不挂失、不补办", True),
     ("做完24小时内别沾水", True),  # 别: "don't", as 勿
     ("特别注意防水", False), ("分别收费", False), ("别墅区另收上门费", False),
+    ("groups never exceed six dogs", False), ("We never share your data", True),  # "never exceed": a cap
 ])
 def test_negation_cues(text, negated):
     assert is_negated(text) is negated
@@ -466,6 +467,10 @@ def test_a_chinese_permission_against_a_chinese_negation_is_opposite(analyzer):
      "Anyone who has consumed alcohol in the previous 24 hours will be turned away.", False),
     ("You can't have drunk alcohol in the 24 hours before.", "Anyone who has consumed alcohol in the previous 24 "
      "hours may still be tattooed.", True),
+    # The claim's own "不用" leaves what its other clause affirms to be read on its own.
+    ("食材费用已经包含在月卡里，不用另外付。", "食材费用不含在月卡内，由顾客自备或委托厨师代买。", True),
+    ("食材费用不含在月卡里，要另外付。", "食材费用不含在月卡内，由顾客自备或委托厨师代买。", False),
+    ("节假日上门照常，不用加钱。", "节假日上门照常，无需加价。", False),
 ])
 def test_a_negated_clause_or_an_opposite_word_about_the_claim_is_opposite(analyzer, answer, span, clash):
     from extractors.claims import split_claims

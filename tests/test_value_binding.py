@@ -193,6 +193,19 @@ def test_topic_words_of_the_first_case_do_not_bind_a_claim_to_it(lexical):
         assert [f.status for f in claim.facts] == ["matched"], question
 
 
+def test_the_question_keeps_a_later_cases_value_across_sentences(lexical):
+    """"幼幼班學費6,600元，兒童班8,400元": the fee word only the first case says does not bind a
+    claim to it when the question names the later case, even where the claim's evidence is a
+    window of two sentences."""
+    source = {"id": "S1", "text": "課程分為幼幼班（4至6歲，每堂60分鐘）與兒童班（7至12歲，每堂90分鐘）。"
+                                  "一期12堂，幼幼班學費新台幣6,600元，兒童班新台幣8,400元，均含材料費。"}
+    question = "我女兒7歲，第一次報小畫家兒童美學的課，一期總共要繳多少？"
+    claims = lexical.verify("7歲要上兒童班，每堂90分鐘。一期12堂，學費新台幣8,400元，含材料費。", [source],
+                            question=question).claims
+    fee = next(c for c in claims if "8,400" in c.text)
+    assert [f.status for f in fee.facts if "8,400" in f.text] == ["matched"]
+
+
 @pytest.mark.parametrize("source, answer", [
     # A minimum beside a maximum are two slots, not two cases.
     ("We recommend applying at least 3 weeks before travel; applications can be lodged no earlier than 6 months "
@@ -389,6 +402,15 @@ def test_a_short_form_of_a_common_name_is_found_in_its_long_form(lexical):
         ("新能源车", "matched", "新能源汽车"), ("五折", "matched", "减半")]
     (claim,) = lexical.verify("新能源车可以打五折。", [{"id": "S1", "text": "燃油汽车月卡费用减半。"}]).claims
     assert [f.status for f in claim.facts if f.kind == "entity"] == ["missing"]
+
+
+def test_a_name_with_a_count_in_chinese_numerals_is_found_in_digits(lexical):
+    source = {"id": "S1", "text": "每次上门约2小时，做3菜1汤，适合2至4人家庭。"}
+    (claim,) = lexical.verify("每次上门做三菜一汤。", [source]).claims
+    assert [(f.text, f.status) for f in claim.facts if f.kind == "entity"] == [("三菜", "matched")]
+    other = {"id": "S1", "text": "每次上门约2小时，做4菜1汤，适合2至4人家庭。"}
+    (claim,) = lexical.verify("每次上门做三菜一汤。", [other]).claims
+    assert [(f.text, f.status) for f in claim.facts if f.kind == "entity"] == [("三菜", "missing")]
 
 
 def test_a_whole_sentence_is_read_with_the_values_of_all_its_parts(lexical):

@@ -32,7 +32,7 @@ _RESULT_CUE = re.compile(r"\b(?:so|total(?:ling|s)?|in total|altogether|combined
                          # (平: Cantonese "cheaper by", right before the value)
                          r"就是|就係|即係|即是|所以|算|平均|便宜了?|贵了?|貴了?|省了?|平\s*$|"
                          # (what is left to pay after a subsidy: "每餐补贴5元，自己只要付十块钱")
-                         r"只要付|只需付|只需要付|只用付|只付|实付|實付|"
+                         r"只要[付交缴繳]|只需要?[付交缴繳]|只用[付交缴繳]|只[付交缴繳]|实付|實付|"
                          r"\bon average\b|\baverages?\b|[，,]\s*是|=|＝"
                          r"|[，,]\s*共(?=\s*$)"  # "正好3天，共8400元" (the value follows: only text before it is searched)
                          r"|(?<=[元块塊蚊])\s*是(?=\s*$)"  # "每单位8元是一万二": at that price, the total

@@ -56,8 +56,7 @@ def bound_elsewhere(fact: Fact, agree: Fact, span: Span, values: list[Fact], cla
     # A case named earlier in the sentence carries to the claim; what follows it is its
     # neighbours' ("29-minute grace period; … more than three hours late you'll be charged").
     at = claim.sentence.find(claim.source_text[:12])
-    context = frozenset() if named_by_claim else \
-        (word_keys(claim.sentence[:at] if at >= 0 else claim.sentence) | word_keys(question)) - excluded
+    context = (word_keys(claim.sentence[:at] if at >= 0 else claim.sentence) | word_keys(question)) - excluded
     start, end, inside = 0, len(span.text), values
     while len(inside) > 1:
         groups = value_groups(span.text, span.start, inside, start, end)
@@ -157,7 +156,8 @@ def _same_place(group: Group, here: Group, agree: Fact) -> Fact | None:
 class _Asker:
     """What the claim brings to binding: its words around the value (`mine`), the words of its
     sentence before it and of the question (`context`), its other facts, and whether the span is
-    a window of several sentences."""
+    a window of several sentences (where the context names no case: the window's first sentence
+    often names the topic the question names too; it only keeps a later group's value there)."""
     mine: frozenset[str]
     context: frozenset[str]
     claim_facts: tuple[Fact, ...]
@@ -172,7 +172,8 @@ def _rival(fact: Fact, agree: Fact, groups: list[Group], here: Group, text: str,
     must also share a slot word with the claim ("Annual termite inspections … $220" for "annual
     inspections cost $320"): each sentence's lead is its own subject, not always a case of the
     claim's."""
-    mine, context, claim_facts, window = asker.mine, asker.context, asker.claim_facts, asker.window
+    mine, claim_facts, window = asker.mine, asker.claim_facts, asker.window
+    context = frozenset() if window else asker.context
 
     def own_of(g: Group) -> frozenset[str]:
         # Also read without its asides: "兒童班（6至12歲）逢星期六" says 班逢 as "兒童班逢星期六" does.
@@ -201,7 +202,12 @@ def _rival(fact: Fact, agree: Fact, groups: list[Group], here: Group, text: str,
     # A claim that names no case takes it from the sentence it was cut from ("青云盘普通会员每月
     # 12元，……，单个文件最大可以上传50GB") or from the question ("我是普通会员").
     namer = mine if mine & frozenset().union(*named.values()) else context
-    cleared = (mine | context) & own(here)
+    # ("7歲要上兒童班。一期12堂，學費新台幣8,400元" against "……幼幼班學費新台幣6,600元，兒童班新台幣8,400元":
+    # in a window too, a word of the question only the value's own group says, 兒童, keeps the value
+    # there, past the 學費 only the first case says)
+    keeping = asker.context - frozenset().union(*(own(g) for g in groups if g is not here)) \
+        if window and here is not groups[0] else context
+    cleared = (mine | keeping) & own(here)
     found = []
     for g in groups:
         if g is here or _another_fee(fact, asker.text, text[here.start:here.end], text[g.start:g.end]):
@@ -225,7 +231,7 @@ def _rival(fact: Fact, agree: Fact, groups: list[Group], here: Group, text: str,
         # (not when the claim or its question names the value's own case: "30 years for Heritage")
         shared_after = _after_value(here, text, offset) & _after_value(g, text, offset)
         slot_other = fact.kind == "number" and one_sentence and _slot_elsewhere(mine, own(here), own(g), shared_after) \
-            and not (mine | context) & proper[id(here)]
+            and not (mine | keeping) & proper[id(here)]
         if (value is not None and _parallel(agree, value) and not _same_period(fact, agree, value, asker.text)
                 and compare_facts(fact, value) == "different"
                 and compare_facts(agree, value) != "equal"

@@ -209,6 +209,41 @@ def asker_values(results: list[FactResult], question: str, claim: Claim) -> list
 
 _NOT_FOUND = ("missing", "mismatched")
 
+# "凌晨5點喺晚上11點至朝早6點之間", "5am falls between 11pm and 6am": the asker's time put inside a range
+_IN_RANGE = re.compile(r"^\s*(?:喺|在|是在|係|落在|falls?\s+between|is\s+between|between)\s*$", re.IGNORECASE)
+_RANGE_JOIN = re.compile(r"^\s*(?:至|到|-|–|—|~|and|to)\s*$", re.IGNORECASE)
+
+
+def asker_time_within(results: list[FactResult], question: str, claim: Claim) -> list[FactResult]:
+    """A time of day the sources lack (or give otherwise) is the asker's when the question states
+    it and the claim places it inside a range of times the sources give, and it does lie there
+    (over midnight too)."""
+    if not any(r.status in _NOT_FOUND and r.fact.kind == "date" for r in results):
+        return results
+    asked = [d for d in extract_dates(question) if d.value.granularity == "time"]  # type: ignore[union-attr]
+    times = [r for r in results if r.fact.kind == "date" and r.fact.value.granularity == "time"]  # type: ignore[union-attr]
+    text, out = claim.source_text, []
+    for r in results:
+        given = None
+        if r.status in _NOT_FOUND and r in times and any(_same_clock(r.fact, q) for q in asked):
+            later = [t for t in times if t.fact.start > r.fact.end and t.status == "matched"]
+            if len(later) >= 2 and _IN_RANGE.match(text[r.fact.end - claim.start: later[0].fact.start - claim.start]) \
+                    and _RANGE_JOIN.match(text[later[0].fact.end - claim.start: later[1].fact.start - claim.start]) \
+                    and _on_clock_between(r.fact, later[0].fact, later[1].fact):
+                given = next(q for q in asked if _same_clock(r.fact, q))
+        out.append(FactResult(r.fact, "matched", given, given.text) if given is not None else r)
+    return out
+
+
+def _same_clock(a: Fact, b: Fact) -> bool:
+    return (a.value.hour, a.value.minute or 0) == (b.value.hour, b.value.minute or 0)  # type: ignore[union-attr]
+
+
+def _on_clock_between(t: Fact, start: Fact, end: Fact) -> bool:
+    minute = [f.value.hour * 60 + (f.value.minute or 0) for f in (t, start, end)]  # type: ignore[union-attr]
+    at, a, b = minute
+    return a <= at <= b if a <= b else at >= a or at <= b
+
 
 def _durations_between_times(question: str) -> list[Fact]:
     """How long the asker's times span: "called out at 1am … worked until 3:30am" is two and a

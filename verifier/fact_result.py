@@ -16,6 +16,7 @@ class FactResult:
     evidence_text: str | None = None
     source_id: str | None = None
     past: bool = False  # missing now, but stated as an earlier rule (evidence_text says what it was)
+    later: bool = False  # ... or, with `past`, as a rule that starts later
 
     def to_report(self) -> FactCheck:
         return FactCheck(

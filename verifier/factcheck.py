@@ -21,7 +21,7 @@ from verifier.arithmetic import found_by_working, priced_by_rate
 from verifier.binding import bound_elsewhere, condition_elsewhere, date_slot_elsewhere, value_only_link
 from verifier.candidates import Candidate
 from verifier.cases import case_words, word_keys
-from verifier.comparison import as_compared_limit, asker_values, in_category
+from verifier.comparison import as_compared_limit, asker_time_within, asker_values, in_category
 from verifier.labels import swapped_label
 from verifier.fact_result import FactResult
 from verifier.forms import edge_named, one_each, unit_implied
@@ -70,7 +70,7 @@ def check_facts(claim: Claim, candidates: list[Candidate], *, min_relevance: flo
     if stated_before:
         results = [_as_before(r, stated_before, min_relevance, words) if r.status == "missing" else r for r in results]
     if question:
-        results = asker_values(results, question, claim)
+        results = asker_time_within(asker_values(results, question, claim), question, claim)
     results = [in_category(r, claim, ranked) or r for r in results]
     results = [asker_age(r, results, claim, ranked) or r for r in results]
     top = [c.span for c in ranked[:3]]
@@ -104,7 +104,9 @@ def _as_before(result: FactResult, stated_before: list[Candidate], min_relevance
     old = check_fact(result.fact, stated_before, min_relevance, claim_words=words)
     if old.status != "matched":
         return result
-    return FactResult(result.fact, "missing", old.evidence, old.evidence_text, old.source_id, past=True)
+    later = any(c.span.source_id == old.source_id and k in c.span.later_facts and f is old.evidence
+                for c in stated_before for k, f in enumerate(c.span.facts))
+    return FactResult(result.fact, "missing", old.evidence, old.evidence_text, old.source_id, past=True, later=later)
 
 
 def check_fact(fact: Fact, ranked: list[Candidate], min_relevance: float,

@@ -102,6 +102,35 @@ def past_sentences(text: str, sentences: list[tuple[int, int]], dates: list[Fact
     return out
 
 
+# A date that starts a rule: "116年2月1日起", "自2027年3月1日开始", "from 1 March 2027", "effective 1 March 2027".
+_STARTS_AFTER = re.compile(r"^\s*(?:起|开始|开始实施|开始执行|生效|实施)")
+_STARTS_BEFORE = re.compile(r"\b(?:from|starting|effective|as of|beginning)\s+(?:on\s+)?$", re.IGNORECASE)
+# ... that changes a value: a term that runs "from 11 January 2027" is a schedule, in force now.
+_CHANGES = re.compile(r"调整|上调|下调|调升|调降|调为|上涨|涨至|涨到|涨价|提价|降价|降至|降为|改为|改成|变更为|新价格|新收费"
+                      r"|\bwill\s+(?:cost|be\s+(?:priced|charged|raised|increased|reduced|cut|lowered|changed|adjusted)|rise|"
+                      r"increase|go up|fall|drop|change|become)\b|\b(?:rises?|increases?|goes up|changes?|falls?) to\b"
+                      r"|\bnew (?:price|fee|rate|charge)s?\b", re.IGNORECASE)
+
+
+def later_parts(text: str, start: int, end: int, dates: list[Fact], now: dt.date | None) -> list[tuple[int, int]]:
+    """(start, end) in `text` of the parts of the sentence text[start:end] (cut at ；/;) that state
+    a rule starting after `now` (the latest of the day the source takes effect and the day it is
+    read): "116年2月1日起，初診評估費將調整為新台幣1,000元" read in December 2026 is not yet the fee,
+    nor "from January 2027, the dog fee will rise to £215" after "; " the fees that hold now.
+    `dates`: the date facts inside the sentence."""
+    if now is None:
+        return []
+    out = []
+    for a, b in sentence_parts(text[start:end]):
+        a, b = a + start, b + start
+        if _CHANGES.search(normalise(text[a:b])) and any(
+                a <= d.start < b and _names_year(d) and d.value.month is not None and _first_day(d) > now  # type: ignore[union-attr]
+                and (_STARTS_AFTER.match(normalise(text[d.end:b])) or _STARTS_BEFORE.search(text[a:d.start]))
+                for d in dates):
+            out.append((a, b))
+    return out
+
+
 def _names_year(date: Fact) -> bool:
     """Whether a date states its year itself: "12月" in a page that mentions 2025 elsewhere takes
     that year (extractors.dates) without saying it is about 2025."""
@@ -173,7 +202,7 @@ def expired_parts(text: str, start: int, end: int, dates: list[Fact], as_of: dt.
     为2680元，销售截止至2026年11月15日；11月16日起季卡恢复原价3280元" on 30 November."""
     if as_of is None:
         return []
-    parts = [(a + start, b + start) for a, b in _parts(text[start:end])]
+    parts = [(a + start, b + start) for a, b in sentence_parts(text[start:end])]
     if len(parts) < 2:
         return []
     out = []
@@ -187,7 +216,8 @@ def expired_parts(text: str, start: int, end: int, dates: list[Fact], as_of: dt.
     return out if len(out) < len(parts) else []
 
 
-def _parts(sentence: str) -> list[tuple[int, int]]:
+def sentence_parts(sentence: str) -> list[tuple[int, int]]:
+    """(start, end) of the parts of a sentence cut at ；/;."""
     cuts = [m.end() for m in re.finditer(r"[；;]", sentence)]
     bounds = [0, *cuts, len(sentence)]
     return [(a, b) for a, b in zip(bounds, bounds[1:]) if sentence[a:b].strip()]

@@ -25,6 +25,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "added_alternative": "Source {source} supports this except \u201c{words}\u201d, which it does not mention.",
         "fact_missing": "{facts} not found in the evidence; source {source} supports the rest.",
         "fact_only_past": "Source {source} gives {facts} only as an earlier rule, not as the current one.",
+        "fact_only_later": "Source {source} gives {facts} only for a rule that starts later, not as the current one.",
         "partial": "Source {source} only partly supports this.",
         "unsupported": "No source supports this claim.",
         "no_sources": "No sources were given, so nothing supports this claim.",
@@ -75,6 +76,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "added_alternative": "来源 {source} 支持此说法，但没有提到“{words}”。",
         "fact_missing": "证据中没有找到{facts}；来源 {source} 支持其余部分。",
         "fact_only_past": "来源 {source} 只在以前的规定中给出{facts}，不是现行规定。",
+        "fact_only_later": "来源 {source} 只在以后才生效的规定中给出{facts}，不是现行规定。",
         "partial": "来源 {source} 只部分支持此说法。",
         "unsupported": "没有来源支持此说法。",
         "no_sources": "没有提供来源，无法支持此说法。",
@@ -115,9 +117,9 @@ LABELS = {
 
 WHY_NOT_CURRENT = {
     "en": {"superseded": "superseded", "draft": "a draft", "not yet in force": "not yet in force", "expired": "expired",
-           "past": "where it describes an earlier rule"},
+           "past": "where it describes an earlier rule", "later": "where it describes a rule that starts later"},
     "zh": {"superseded": "已被取代", "draft": "草稿", "not yet in force": "尚未生效", "expired": "已失效",
-           "past": "描述的是以前的规定"},
+           "past": "描述的是以前的规定", "later": "描述的是以后才生效的规定"},
 }
 
 

@@ -127,6 +127,10 @@ def check_name(fact: Fact, ranked: list[Candidate], titles: dict[str, str]) -> F
     for source_id, title in titles.items():
         if key in match_key(title):
             return FactResult(fact, "matched", None, title, source_id)
+    if (digits := key.translate(_ZH_DIGITS)) != key:  # "三菜一汤" is what "3菜1汤" says
+        for cand in ranked:
+            if digits in match_key(cand.span.text).translate(_ZH_DIGITS):
+                return FactResult(fact, "matched", None, cand.span.text, cand.span.source_id)
     if fact.kind == "entity" and (sentence := _all_words_in_one_sentence(fact.text, ranked)) is not None:
         return FactResult(fact, "matched", None, sentence.text, sentence.source_id)
     if fact.kind == "entity" and fact.value.label == "PRODUCT":  # type: ignore[union-attr]
@@ -154,6 +158,7 @@ def _all_words_in_one_sentence(name: str, ranked: list[Candidate]) -> Span | Non
 
 
 _CAPITALISED = re.compile(r"[A-Z][A-Za-z'’-]+")
+_ZH_DIGITS = str.maketrans("零〇一二两兩三四五六七八九", "0012223456789")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 # One-character words LAC glues onto a name's edge: a verb of motion, a conjunction, a preposition.
 _EDGE_WORDS = re.compile(r"^[行去到往喺在係是同和与及跟或]|[同和与及跟或的嘅]$")

@@ -260,7 +260,8 @@ class Verifier:
                     pair_scores = _with_sentence(pair_scores, scores[position])
                     position += 1
                 scored.append(ScoredCandidate(cand, pair_scores, seg.current and not past,
-                                              seg.not_current_because or ("past" if past else None), pair))
+                                              seg.not_current_because or (("later" if cand.span.later else "past") if past else None),
+                                              pair))
             claim_id = f"c{i + 1}"
             found = claim_conflicts(claim_id, claim, scored, prepared.sources, self.thresholds)
             scored = [s for s in scored if not s.candidate.rival]

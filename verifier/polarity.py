@@ -74,9 +74,12 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
     # "if you can't make it, you can ask for a refund": a negation inside a condition denies nothing.
     plain = _CONDITIONAL_NEGATION.sub(" ", normalise(claim.text))
     if _denies(claim.text):
-        return token_recall(claim.text, span_text) >= POLARITY_MIN_RECALL and not is_negated(span_text) \
-            and not _TURNED_AWAY.search(span_text) \
-            and _negated_clause_about(plain, span_text)
+        if token_recall(claim.text, span_text) >= POLARITY_MIN_RECALL and not is_negated(span_text) \
+                and not _TURNED_AWAY.search(span_text) and _negated_clause_about(plain, span_text):
+            return True
+        # "食材费用已经包含在月卡里，不用另外付" against "食材费用不含在月卡内": the claim's own "不用"
+        # leaves what its other clause affirms to be read on its own.
+        return any(polarity_clash(part, span_text) for part in _affirmed_clauses(claim))
     # An affirmative claim clashes only with a negation in the clause it matches best, so
     # "returns are free; gift cards are not refundable" does not clash with "returns are free".
     best = closest_part(claim, span_text, clauses)
@@ -345,6 +348,21 @@ def _negated_clause_about(claim_text: str, span_text: str) -> bool:
     parts = [part for a, b in clauses(claim_text) for part in re.split(r"[:：]", claim_text[a:b])]
     negated = [part for part in parts if is_negated(part)]
     return not negated or any(said & frozenset(content_tokens(part)) for part in negated)
+
+
+_CONDITION_CLAUSE = re.compile(r"\b(?:if|unless|until|when|whenever|once)\b|如果|要是|若|倘若|假如|的话|嘅话", re.IGNORECASE)
+
+
+def _affirmed_clauses(claim: Claim) -> list[Claim]:
+    """The clauses of a claim of several that negate nothing, each as a claim of its own; none
+    when a negation of the claim states a condition ("7天内还没激活的话，可以申请全额退款")."""
+    cuts = clauses(claim.text)
+    if len(cuts) < 2 or any(_CONDITION_CLAUSE.search(normalise(claim.text[a:b])) for a, b in cuts
+                            if is_negated(claim.text[a:b])):
+        return []
+    return [claim.model_copy(update={"text": part, "facts": tuple(f for f in claim.facts if f.text in part)})
+            for part in (claim.text[a:b].strip() for a, b in cuts)
+            if len(content_tokens(part)) >= _SHORT_CLAUSE and not _denies(part)]
 
 
 def _denies(text: str) -> bool:

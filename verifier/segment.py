@@ -15,7 +15,7 @@ from extractors.numbers import extract_numbers
 from extractors.nlp import split_sentences
 from extractors.qualifiers import clauses
 from extractors.tokens import content_tokens
-from verifier.history import past_facts, past_sentences
+from verifier.history import later_parts, past_facts, past_sentences, sentence_parts
 from verifier.schema import Source
 
 
@@ -31,6 +31,8 @@ class Span:
     past: bool = False  # every sentence of the span states the past (verifier.history)
     past_facts: frozenset[int] = frozenset()  # indices into `facts` of facts stated as past
     title: str = ""  # the source's title
+    later: bool = False  # every sentence of the span states a rule that starts later (`past` is set too)
+    later_facts: frozenset[int] = frozenset()  # those of `past_facts` stated for a rule that starts later
 
     def present_facts(self) -> tuple[Fact, ...]:
         return tuple(f for i, f in enumerate(self.facts) if i not in self.past_facts)
@@ -59,12 +61,15 @@ class SegmentedSource:
         text = self.source.text[a.start : b.end]
         facts: list[Fact] = []
         past_facts: set[int] = set()
+        later_facts: set[int] = set()
         for s in inside:
             past_facts.update(len(facts) + k for k in s.past_facts)
+            later_facts.update(len(facts) + k for k in s.later_facts)
             facts.extend(s.facts)
         tokens = frozenset().union(*(s.tokens for s in inside))
         return Span(self.source.id, a.start, b.end, text, tuple(facts), tokens, (first, last),
-                    all(s.past for s in inside), frozenset(past_facts), a.title)
+                    all(s.past for s in inside), frozenset(past_facts), a.title, all(s.later for s in inside),
+                    frozenset(later_facts))
 
 
 def currency_of(source: Source, as_of: dt.date | None) -> str | None:
@@ -89,7 +94,8 @@ def segment_source(source: Source, as_of: dt.date | None = None) -> SegmentedSou
     meta = source.metadata
     known_years = tuple(d.year for d in (meta.effective_from, meta.effective_to) if d is not None)
     now = max((d for d in (meta.effective_from, as_of) if d is not None), default=None)
-    past = past_sentences(text, bounds, [f for f in facts if f.kind == "date"], known_years, now)
+    dates = [f for f in facts if f.kind == "date"]
+    past = past_sentences(text, bounds, dates, known_years, now)
     for i, (start, end) in enumerate(bounds):
         while fact_index < len(facts) and facts[fact_index].start < start:
             fact_index += 1
@@ -99,8 +105,14 @@ def segment_source(source: Source, as_of: dt.date | None = None) -> SegmentedSou
             inside.append(facts[j])
             j += 1
         sentence = text[start:end]
-        stated_before = frozenset(range(len(inside))) if i in past else past_facts(text, start, end, inside, as_of)
+        # (a rule that starts later is no more current than one that ended)
+        coming = later_parts(text, start, end, [f for f in inside if f.kind == "date"], now)
+        later = frozenset(k for k, f in enumerate(inside) if any(a <= f.start < b for a, b in coming))
+        whole = bool(coming) and len(coming) == len(sentence_parts(sentence))
+        stated_before = frozenset(range(len(inside))) if i in past or whole \
+            else past_facts(text, start, end, inside, as_of) | later
         spans.append(Span(source.id, start, end, sentence, tuple(inside), frozenset(content_tokens(sentence)), (i, i),
-                          i in past, stated_before, source.title or ""))
+                          i in past or whole, stated_before, source.title or "", whole and i not in past,
+                          stated_before if whole and i not in past else later))
     reason = currency_of(source, as_of)
     return SegmentedSource(source, tuple(spans), tuple(facts), reason is None, reason)

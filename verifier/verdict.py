@@ -136,7 +136,7 @@ def label_claim(
     elif best and entail >= thresholds.support:
         label, score = "partial", entail
         if all(f.past for f in missing):
-            reason = message(language, "fact_only_past", facts=", ".join(f.fact.text for f in missing),
+            reason = message(language, "fact_only_later" if all(f.later for f in missing) else "fact_only_past", facts=", ".join(f.fact.text for f in missing),
                              source=missing[0].source_id)
         else:
             reason = message(language, "fact_missing", facts=", ".join(f.fact.text for f in missing),
