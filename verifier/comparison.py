@@ -209,7 +209,7 @@ def asker_values(results: list[FactResult], question: str, claim: Claim) -> list
 
 _NOT_FOUND = ("missing", "mismatched")
 
-# "凌晨5點喺晚上11點至朝早6點之間", "5am falls between 11pm and 6am": the asker's time put inside a range
+# "凌晨5點喺晚上11點至早上6點之間", "5am falls between 11pm and 6am": the asker's time put inside a range
 _IN_RANGE = re.compile(r"^\s*(?:喺|在|是在|係|落在|falls?\s+between|is\s+between|between)\s*$", re.IGNORECASE)
 _RANGE_JOIN = re.compile(r"^\s*(?:至|到|-|–|—|~|and|to)\s*$", re.IGNORECASE)
 

@@ -118,15 +118,14 @@ def later_parts(text: str, start: int, end: int, dates: list[Fact], now: dt.date
     read): "116年2月1日起，初診評估費將調整為新台幣1,000元" read in December 2026 is not yet the fee,
     nor "from January 2027, the dog fee will rise to £215" after "; " the fees that hold now.
     `dates`: the date facts inside the sentence."""
-    if now is None:
-        return []
+    # (cheapest first: it runs on every source sentence, and few name a day still to come)
+    coming = [d for d in dates if now is not None and _names_year(d) and d.value.month is not None  # type: ignore[union-attr]
+              and _first_day(d) > now]
     out = []
-    for a, b in sentence_parts(text[start:end]):
+    for a, b in sentence_parts(text[start:end]) if coming else ():
         a, b = a + start, b + start
-        if _CHANGES.search(normalise(text[a:b])) and any(
-                a <= d.start < b and _names_year(d) and d.value.month is not None and _first_day(d) > now  # type: ignore[union-attr]
-                and (_STARTS_AFTER.match(normalise(text[d.end:b])) or _STARTS_BEFORE.search(text[a:d.start]))
-                for d in dates):
+        if any(a <= d.start < b and (_STARTS_AFTER.match(normalise(text[d.end:b])) or _STARTS_BEFORE.search(text[a:d.start]))
+               for d in coming) and _CHANGES.search(normalise(text[a:b])):
             out.append((a, b))
     return out
 
