@@ -196,6 +196,8 @@ GOLD_SETS = {
     "decision_ae": ("decision_gold_ae.jsonl", decision_metrics),
     "engine_af": ("engine_gold_af.jsonl", claim_metrics),
     "decision_af": ("decision_gold_af.jsonl", decision_metrics),
+    "engine_ag": ("engine_gold_ag.jsonl", claim_metrics),
+    "decision_ag": ("decision_gold_ag.jsonl", decision_metrics),
 }
 
 
