@@ -120,7 +120,9 @@ _WEEKEND_OR_WEEKDAYS = re.compile(r"(?i:\bweek-?ends?\b|\b(?P<wd>weekdays?)\b)",
 
 _REL = re.compile(
     r"(?i:\b(?:(?P<day>today|yesterday|tomorrow|the[ ]+day[ ]+before[ ]+yesterday|the[ ]+day[ ]+after[ ]+tomorrow)"
-    rf"|(?P<dir>last|next|this|coming)[ ]+(?:(?P<unit>month|year|quarter)|(?P<wd>{_WD})))\b)",
+    rf"|(?P<dir>last|next|this|coming)[ ]+(?:(?P<unit>month|year|quarter)|(?P<wd>{_WD})))\b"
+    # ("the last Saturday of each month" is a day of every month, not the Saturday before)
+    r"(?![ ]+of[ ]+(?:each|every|the|a)[ ]+(?:month|year|quarter)))",
     re.ASCII,
 )
 _REL_DAY = {"today": 0, "yesterday": -1, "tomorrow": 1}

@@ -40,20 +40,22 @@ UNITS = _expand(
         "business_day": ("business days", "business day", "working days", "working day", "work days",
                          "workdays", "个工作日", "工作日", "个工作天", "工作天"),
         "business_week": ("business weeks", "business week", "working weeks", "working week", "个工作周", "工作周"),
-        "day": ("calendar days", "calendar day", "days", "day", "个自然日", "自然日", "天", "日"),
+        # ("five consecutive days" is five days; so are five full, clear, straight or whole days)
+        "day": ("calendar days", "calendar day", "consecutive days", "straight days", "full days", "clear days",
+                "whole days", "days", "day", "个自然日", "自然日", "天", "日"),
         "hour": ("hours", "hour", "hrs", "hr", "h", "个小时", "小时", "个钟头", "钟头", "个钟"),  # 个钟: Cantonese
         "minute": ("minutes", "minute", "mins", "min", "分钟"),
         "second": ("seconds", "second", "secs", "sec", "秒钟", "秒"),
         "millisecond": ("milliseconds", "ms", "毫秒"),
-        "week": ("weeks", "week", "个星期", "个礼拜", "星期", "周"),
+        "week": ("consecutive weeks", "full weeks", "weeks", "week", "个星期", "个礼拜", "星期", "周"),
         # "two months' rent" is an amount, not a duration (also: "half a month's rent").
         "month_rent": ("months' rent", "month's rent", "months’ rent", "month’s rent", "个月租金", "个月的租金",
                        "个月房租", "个月租"),
         "month_salary": ("months' salary", "month's salary", "months’ salary", "month’s salary", "months' pay",
                          "month's pay", "个月工资", "个月的工资", "个月薪资"),
-        "month": ("calendar months", "calendar month", "months", "month", "个自然月", "个月", "自然月"),
+        "month": ("calendar months", "calendar month", "consecutive months", "full months", "months", "month", "个自然月", "个月", "自然月"),
         "year": ("years", "year", "yrs", "年", "周岁", "岁"),  # 岁: an age, like "18 years old"
-        "night": ("nights", "night", "晚", "夜", "间夜"),
+        "night": ("consecutive nights", "nights", "night", "晚", "夜", "间夜"),
         "km": ("kilometres", "kilometers", "kilometre", "kilometer", "km", "公里", "千米"),
         "mile": ("miles", "mile"),  # how far out a yard or house is: "more than 25 miles from Hexham"
         "m": ("metres", "meters", "metre", "meter", "m", "米", "公尺"),  # 公尺: Taiwan's metre

@@ -10,6 +10,7 @@ names are checked elsewhere; this module finds the qualifier words themselves.
 - employment type (full-time, part-time, probation, contractor, intern) is a slot like
   customer type: the full-time allowance is no answer for a part-time employee.
 - card and membership tiers (普通卡/金卡/白金卡, gold/platinum card) are a slot too.
+- ordinals with what they count ("the sixth lift", "第二名孩子") are the slot "ordinal <noun>".
 - roles (approvers, signers: "财务总监", "line manager") are the slot "role", found by
   `extractors.roles`; `qualifiers_agree` compares two values of one slot.
 - `is_negated(text)`: whether the text carries a negation cue, ignoring words that merely
@@ -28,6 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from extractors.numbers_vocab import NO_SUBJECT
+from extractors.ordinals import find_ordinals, ordinals_agree
 from extractors.roles import agents_agree, find_agents, find_roles, roles_agree
 from extractors.text import normalise
 
@@ -186,6 +188,8 @@ def find_qualifiers(text: str) -> list[Qualifier]:
         if slot_value is None:
             continue
         found.append(Qualifier(slot_value[0], slot_value[1], text[m.start():m.end()], m.start(), m.end()))
+    for slot, value, start, end in find_ordinals(folded):
+        found.append(Qualifier(slot, value, text[start:end], start, end))
     roles = find_roles(folded)
     for value, start, end in roles:
         found.append(Qualifier("role", value, text[start:end], start, end))
@@ -198,6 +202,8 @@ def find_qualifiers(text: str) -> list[Qualifier]:
 def qualifiers_agree(slot: str, a: str, b: str) -> bool:
     """Whether two values of one slot say the same thing (roles allow a missing domain, doers a
     fuller name)."""
+    if slot.startswith("ordinal "):
+        return ordinals_agree(a, b)
     if slot == "agent":
         return agents_agree(a, b)
     return roles_agree(a, b) if slot == "role" else a == b
@@ -232,6 +238,8 @@ _ANTONYMS = [(re.compile(a), re.compile(b)) for a, b in (
     # ("价格含工资及旧玻璃回收": a bare 含 after the price it is part of)
     (r"包含|包括|已含|含在|(?:价格|价钱|费用|收费|售价|报价|定价)含", r"另计|另行收费|另外收费|须另付|需另付|另付费|自费|自理"),
     (r"\binclud(?:e|es|ed|ing)\b", r"\b(?:charged|billed|priced|paid for) separately\b|\bat (?:an )?extra (?:cost|charge)\b"),
+    # provided against brought along: "All flowers, tools and aprons are provided" / "bring your own flowers"
+    (r"\b(?:provided|supplied)\b", r"\bbring (?:your|their|his|her|our) own\b"),
     # borne by the provider against paid by the customer: "交通和门票由学堂承担" / "交通和门票费用自理"
     (r"由[\u4e00-\u9fff]{1,6}(?:承担|负担|支付|报销)", r"自理|自付|自费"),
     # charged as well against counted towards: "the £35 fee is charged on top" / "£35, which is

@@ -24,6 +24,7 @@ _EN_STOP = frozenset(
     per each any all some such other more most own same both either neither nor s t ll re ve d m""".split()
 )
 _ZH_STOP = frozenset("的了是在和与及或也就都而且并把被对于为以其之个这那有")
+_PAIRED = frozenset("一两二三四五六七八九十几每")
 
 # Hong Kong answers are often Cantonese over written-Chinese sources ("揀特快" for "选特快服务"):
 # the common Cantonese words, in Simplified (text is folded first), read as their written forms.
@@ -78,7 +79,8 @@ def _content_tokens(text: str) -> tuple[str, ...]:
     for match in _WORD.finditer(_CANTONESE_WORD.sub(lambda m: _CANTONESE[m.group()], normalise(text).lower())):
         piece = match.group()
         if piece[0] >= "\u3400":
-            chars = [c for c in piece if c not in _ZH_STOP]
+            # (对 after a numeral is a pair, "一对198元", not the preposition of "对会员免费")
+            chars = [c for i, c in enumerate(piece) if c not in _ZH_STOP or c == "对" and i and piece[i - 1] in _PAIRED]
             if len(chars) == 1:
                 tokens.append(chars[0])
             tokens.extend(a + b for a, b in zip(chars, chars[1:]))

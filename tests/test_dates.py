@@ -297,3 +297,14 @@ def test_the_first_time_of_a_range_takes_the_half_of_the_day_the_second_names(te
 ])
 def test_bare_hours_after_the_days_they_are_on_are_times(text, found):
     assert [(d.text, d.value.hour) for d in extract_dates(text) if d.value.granularity == "time"] == found
+
+
+def test_the_last_weekday_of_each_month_is_no_relative_date():
+    import datetime as dt
+
+    from extractors.dates import extract_dates
+
+    facts = extract_dates("It runs on the last Saturday of each month.", as_of=dt.date(2026, 12, 13))
+    assert [(f.text, f.value.granularity) for f in facts] == [("Saturday", "weekday_range")]
+    (last,) = extract_dates("We met last Saturday.", as_of=dt.date(2026, 12, 13))
+    assert (last.text, last.value.iso) == ("last Saturday", "2026-12-12")

@@ -231,8 +231,9 @@ def test_a_time_within_the_source_s_deadline_keeps_it(lexical):
     claim = lexical.verify("Orders placed by 1 p.m. go out the same day, so noon on Saturday works.", [source]).claims[0]
     assert [(f.text, f.status) for f in claim.facts if f.text == "noon"] == [("noon", "matched")]
     # A later time, or a deadline of the claim's own, is another value.
-    claim = lexical.verify("Orders placed by 1 p.m. go out the same day, so 2 p.m. on Saturday works.", [source]).claims[0]
-    assert [f.status for f in claim.facts if f.text == "2 p.m."] == ["mismatched"]
+    # (the true clause may then be read on its own: `verifier.resplit`)
+    claims = lexical.verify("Orders placed by 1 p.m. go out the same day, so 2 p.m. on Saturday works.", [source]).claims
+    assert [f.status for c in claims for f in c.facts if f.text == "2 p.m."] == ["mismatched"]
     claim = lexical.verify("Orders placed by noon go out the same day.", [source]).claims[0]
     assert [f.status for f in claim.facts if f.text == "noon"] == ["mismatched"]
 

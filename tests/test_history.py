@@ -132,6 +132,19 @@ def test_an_older_clause_of_a_sentence_states_the_past(text, past_values):
     assert [f.text for i, f in enumerate(sentence.facts) if i in sentence.past_facts and f.kind == "number"] == past_values
 
 
+@pytest.mark.parametrize("effective_from, past_values", [
+    # A clause in the past tense with a year older than the source's own: its value is the old one.
+    ("2026-01-10", ["£34"]),
+    ("2025-01-10", []),   # a page of 2025 speaks of its own year
+])
+def test_an_older_year_in_a_past_tense_clause_states_the_past(effective_from, past_values):
+    text = "A single lobe piercing is £25 and a pair is £38; in 2025 a pair was £34."
+    source = Source(id="S1", text=text, metadata={"status": "active", "effective_from": effective_from})
+    (sentence,) = segment_source(source).sentences
+    assert not sentence.past
+    assert [f.text for i, f in enumerate(sentence.facts) if i in sentence.past_facts and f.kind == "number"] == past_values
+
+
 @pytest.mark.parametrize("text, as_of, past_values", [
     # A part that says it ended before as_of, beside the part that holds now.
     ("早鸟季卡价格为2680元，销售截止至2026年11月15日；11月16日起季卡恢复原价3280元。", dt.date(2026, 11, 30), ["2680元"]),
@@ -200,6 +213,16 @@ def test_before_a_day_that_has_come_in_chinese_is_past():
     assert [s.past for s in segment_source(source, as_of=dt.date(2026, 12, 3)).sentences] == [False, True, False]
     # With no day it takes effect or is read, a month stated before is no past.
     assert [s.past for s in segment_source(Source(id="S1", text=text)).sentences] == [False, False, False]
+
+
+def test_until_a_day_that_has_come_in_english_is_past():
+    text = ("Our Care plan costs £55 a month. Until 30 June 2026 the Care plan cost £49 a month. Until 31 December "
+            "2026 new members pay no joining fee.")
+    source = Source(id="S1", text=text, metadata={"status": "active", "effective_from": "2026-07-01"})
+    assert [s.past for s in segment_source(source, as_of=dt.date(2026, 12, 13)).sentences] == [False, True, False]
+    # read before that day came, the sentence is the rule in force
+    early = Source(id="S1", text=text, metadata={"status": "active", "effective_from": "2026-03-01"})
+    assert [s.past for s in segment_source(early, as_of=dt.date(2026, 4, 1)).sentences] == [False, False, False]
 
 
 EXAM = "2026年度考试报名时间为8月1日至8月25日。报名费为每科180元，须同时报考两科。2025年报名费为每科150元。"

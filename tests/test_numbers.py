@@ -716,3 +716,14 @@ def test_an_approximate_pair_agrees_with_the_range_it_stands_for():
     # digits that are not neighbours, or a 十 between them, spell one number
     assert [f.value.value for f in extract_numbers("三十四元")] == [Decimal(34)]
     assert [f.value.value for f in extract_numbers("三五元")] == [Decimal(35)]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("The course lasts five consecutive days.", ("five consecutive days", 5, "day", "eq")),
+    ("three straight days of walking", ("three straight days", 3, "day", "eq")),
+    ("Stays over 5 nights get a discount.", ("over 5 nights", 5, "night", "gt")),  # a bound
+    ("The walk takes over 2 hours.", ("over 2 hours", 2, "hour", "gt")),
+])
+def test_days_that_run_in_a_row_are_days(text, expected):
+    (fact,) = extract_numbers(text)
+    assert (fact.text, fact.value.value, fact.value.unit, fact.value.comparator) == expected

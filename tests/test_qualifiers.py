@@ -34,6 +34,15 @@ from verifier.canonical import claim_for_span, model_text
     ("Data center access is approved by the CISO.", [("role", "security/executive", "CISO")]),
     ("Part-time employees get $300; 试用期员工餐补减半", [("employment", "part-time", "Part-time"),
                                                        ("employment", "probation", "试用期")]),
+    # An ordinal is a slot together with what it counts; "first of all" and "the 6th of May" count nothing.
+    ("Loyalty card holders get their sixth lift free.", [("ordinal lift", "6", "sixth lift")]),
+    ("the 2nd child and later children", [("ordinal child", "2+", "2nd child")]),
+    ("第二名孩子学费打八五折，第6次免費", [("ordinal 名", "2", "第二名"), ("ordinal 次", "6", "第6次")]),
+    ("First of all, the 6th of May is a holiday; you should first ask the council; 第一，请先预约", []),
+    # 首次 is the first; "第二次起" and "the 2nd onwards" are that one and every one after it.
+    ("首次免费，第二次起每次收费50元", [("ordinal 次", "1", "首次"), ("ordinal 次", "2+", "第二次起")]),
+    ("the 2nd lift onwards is £20", [("ordinal lift", "2+", "2nd lift")]),
+    ("on the last Saturday of each month", [("ordinal saturday", "last", "last Saturday"), ("frequency", "month", "each month")]),
 ])
 def test_qualifiers_are_found_with_offsets(text, expected):
     found = find_qualifiers(text)
@@ -51,6 +60,12 @@ def test_qualifiers_are_found_with_offsets(text, expected):
 def test_roles_agree_on_rank_and_any_stated_domain(a, b, agree):
     assert qualifiers_agree("role", a, b) is agree
     assert qualifiers_agree("customer", "personal", "personal")
+
+
+@pytest.mark.parametrize("a, b, agree", [("3", "2+", True), ("2+", "3", True), ("1", "2+", False), ("5", "6", False),
+                                         ("6", "6", True)])
+def test_ordinals_agree_on_the_same_position_or_one_from_a_position_on(a, b, agree):
+    assert qualifiers_agree("ordinal 次", a, b) is agree
 
 
 @pytest.mark.parametrize("text, negated", [
@@ -429,6 +444,9 @@ def test_a_chinese_permission_against_a_chinese_negation_is_opposite(analyzer):
     # The opposite word is in a clause about another case (同城, not 异地).
     ("异地还车按距离收费，每公里2元。", "同城不同门店还车免费；异地还车按两地距离收取异地还车费，每公里2元。", False),
     ("同城不同门店还车也要收费。", "同城不同门店还车免费；异地还车按两地距离收取异地还车费，每公里2元。", True),
+    # provided against brought along
+    ("You have to bring your own towels.", "Towels are provided at the pool.", True),
+    ("You have to bring your own towels.", "Guests bring their own towels to the pool.", False),
     # A negation inside a relative clause picks out the items; it denies nothing.
     ("For medication that isn't controlled, repeat prescriptions can be issued for up to 3 months.",
      "Repeat prescriptions for long-term medication can be issued for up to 3 months at a time.", False),
@@ -471,6 +489,11 @@ def test_a_chinese_permission_against_a_chinese_negation_is_opposite(analyzer):
     ("食材费用已经包含在月卡里，不用另外付。", "食材费用不含在月卡内，由顾客自备或委托厨师代买。", True),
     ("食材费用不含在月卡里，要另外付。", "食材费用不含在月卡内，由顾客自备或委托厨师代买。", False),
     ("节假日上门照常，不用加钱。", "节假日上门照常，无需加价。", False),
+    # "anything she doesn't spend" picks out what carries over; the span says it cannot.
+    ("Anything she doesn't spend carries over to the next day.", "Students receive a daily allowance of £2.90, "
+     "which is loaded onto their account at 8am and cannot be carried over to the next day.", True),
+    ("Anything she doesn't spend is lost at the end of the day.", "Students receive a daily allowance of £2.90, "
+     "which is loaded onto their account at 8am and cannot be carried over to the next day.", False),
 ])
 def test_a_negated_clause_or_an_opposite_word_about_the_claim_is_opposite(analyzer, answer, span, clash):
     from extractors.claims import split_claims
@@ -609,3 +632,30 @@ def test_the_sources_we_reads_as_the_name_its_title_gives(analyzer, title, evide
     (span, *_) = segment_source(Source(id="S1", text="Most local vets work with us.", title=title)).sentences
     (claim,) = split_claims("Most local vets work with Willowmere.", analyzer=analyzer)
     assert model_pair(span, claim.text, claim.facts)[0] == evidence
+
+
+@pytest.mark.parametrize("answer, clash", [
+    ("国画课的画材都包含在学费里。", True),       # the exception names 国画课
+    ("国画课的画材不用自己准备。", True),         # "no need to" is "included"
+    ("素描课的画材都包含在学费里。", False),      # the general rule's case
+    ("国画课的毛笔和宣纸需要自备。", False),      # the exception itself
+])
+def test_a_case_the_rule_for_everyone_carves_out_is_opposite(analyzer, answer, clash):
+    from extractors.claims import split_claims
+    from verifier.polarity import polarity_clash
+
+    claim = split_claims(answer, analyzer=analyzer)[0]
+    assert polarity_clash(claim, "课程按季度收费。所有课程均含画材，但国画课的毛笔和宣纸需自备。") is clash
+
+
+@pytest.mark.parametrize("answer, label", [
+    ("Every fifth lift is free with a loyalty card.", "contradicted"),
+    ("Every sixth lift is free with a loyalty card.", "supported"),
+])
+def test_an_ordinal_of_the_same_thing_with_another_position_is_a_mismatch(lexical, answer, label):
+    source = "A lash lift costs £42. Loyalty card holders get their sixth lift free."
+    claim = lexical.verify(answer, [{"id": "S1", "text": source}]).claims[0]
+    assert claim.label == label
+    if label == "contradicted":
+        assert [(f.text, f.status, f.evidence_text) for f in claim.facts if f.kind == "qualifier"] == [
+            ("fifth lift", "mismatched", "sixth lift")]

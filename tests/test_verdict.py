@@ -218,6 +218,18 @@ def test_a_condition_the_askers_situation_meets_is_not_dropped(analyzer):
     assert "condition" in _label(analyzer, answer, text, scores=high, question="How do I clean the mask?").reason
 
 
+def test_a_condition_that_points_at_a_list_is_stated_by_its_own_words(analyzer):
+    """"If you take warfarin and notice any of the following" says "if you take warfarin" of the
+    list's items: a claim about one item that says "on warfarin" drops no condition."""
+    high = NLIScores(entailment=0.97, neutral=0.02, contradiction=0.01)
+    text = ("If you take warfarin and notice any of the following, go to A&E or call 999 straight away: vomiting "
+            "blood, a severe headache, or a fall or blow to the head.")
+    stated = "Because he's on warfarin and has had a blow to the head, he should go to A&E straight away."
+    assert "condition" not in _label(analyzer, stated, text, scores=high).reason
+    unstated = "After a blow to the head, he should go to A&E straight away."
+    assert "condition" in _label(analyzer, unstated, text, scores=high).reason
+
+
 def test_a_bound_the_askers_own_value_meets_is_no_dropped_condition(analyzer):
     high = NLIScores(entailment=0.97, neutral=0.02, contradiction=0.01)
     text = "本市户籍的60周岁以上老年人可在长者食堂就餐并享受助餐补贴。"

@@ -222,6 +222,8 @@ def dropped_condition(claim: Claim, span: Span, facts: list[FactResult], answer:
             m := _CONDITION_WORD.search(part)) else ""
         # "within 72 hours of a confirmed breach" states "If a breach ... is confirmed" in other words.
         # ("… in your fridge if you'd like": the asker's wish is no condition of the rule)
+        # ("and notice any of the following:" points at a list; what it says is in the list)
+        condition = _LIST_INTRO.sub("", condition)
         if condition and not _WISH.fullmatch(condition.strip(" .,;:!?。，；！")) and token_recall(english_number_words(condition), said) < CONDITION_STATED_RECALL \
                 and not _led_by(said, condition) \
                 and all(token_recall(english_number_words(condition), english_number_words(normalise(elsewhere)))
@@ -255,6 +257,9 @@ def _parallel_bound_matched(fact: Fact, span: Span, matched: set[tuple[int, int]
                and span.clause_of(o) == span.clause_of(fact) for o in span.facts)
 
 
+_LIST_INTRO = re.compile(r"\s*(?:\band\s+)?\b(?:notice|have|has|get|experience|see|develop)\s+(?:any|one or more)\s+of\s+"
+                         r"(?:the following|these)\b.*$|[，,]?\s*(?:并|並)?(?:出现|出現|有)以下(?:任何)?(?:一种|一種|任一)?(?:情况|情況|症状|症狀)(?:之一)?.*$",
+                         re.IGNORECASE)
 _LEADING_CASE = re.compile(r"^\s*(?:for|with|if|unless|when)\b", re.IGNORECASE)
 
 # A sentence that opens with the case it speaks of: "For a chip repair, ..."

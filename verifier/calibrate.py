@@ -25,7 +25,8 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 from benchmarks.metrics import (ErrorRates, balanced_accuracy, confusion_matrix, threshold_for_unsafe_rate,
                                 threshold_grid)
 from models.base import NLIScores
-from verifier.pipeline import PreparedAnswer, Verifier
+from verifier.pipeline import Verifier
+from verifier.prepared import PreparedAnswer
 from verifier.policy import POLICY_DIR, load_policy
 from verifier.schema import Report, VerifyRequest
 from verifier.verdict import Thresholds
@@ -89,10 +90,26 @@ def run_cached(verifier: Verifier, requests: Sequence[VerifyRequest | Mapping[st
     out: dict[str, list[Report]] = {name: [] for name in variants}
     for prepared, scores in score_requests(verifier, requests, batch_answers=batch_answers, progress=progress,
                                            failures=failures):
+        memo: dict = {}
         for name, thresholds in variants.items():
             with thresholds_swapped(verifier, thresholds):
-                out[name].extend(_finish(verifier, p, s, failures) for p, s in zip(prepared, scores))
+                out[name].extend(finish_all(verifier, prepared, scores, memo,
+                                            lambda p, s: _finish(verifier, p, s, failures)))
     return out
+
+
+def finish_all(verifier: Verifier, prepared: Sequence[PreparedAnswer], scores: Sequence[list[NLIScores]],
+               memo: dict, finish: Callable[[PreparedAnswer, list[NLIScores]], Report] | None = None) -> list[Report]:
+    """`verify_batch`'s last phase for answers already scored, with its second model call for the
+    claims read again in pieces; `memo` keeps the scores of those pairs across threshold variants."""
+    reports = [(finish or verifier.finish)(p, s) for p, s in zip(prepared, scores)]
+    again = [(k, p.followup) for k, p in enumerate(prepared) if p.followup is not None]
+    todo = list(dict.fromkeys(x for _, f in again for x in f.unscored() if x not in memo))
+    if todo:
+        memo.update(zip(todo, verifier.score([todo])[0]))
+    for k, followup in again:
+        reports[k] = verifier.finish_followup(followup, followup.all_scores([memo[x] for x in followup.unscored()]))
+    return reports
 
 
 def _finish(verifier: Verifier, prepared: PreparedAnswer, scores: list[NLIScores],
@@ -252,9 +269,9 @@ def _units_for(unit: str) -> Callable[[Example, Report], list[Unit]]:
 
 
 def _reports(verifier: Verifier, cached: Sequence[tuple[PreparedAnswer, list[NLIScores]]],
-             thresholds: Thresholds) -> list[Report]:
+             thresholds: Thresholds, memo: dict) -> list[Report]:
     with thresholds_swapped(verifier, thresholds):
-        return [verifier.finish(p, s) for p, s in cached]
+        return finish_all(verifier, [p for p, _ in cached], [s for _, s in cached], memo)
 
 
 def _units(examples: Sequence[Example], reports: Sequence[Report], idx: Sequence[int], unit: str) -> list[Unit]:
@@ -264,7 +281,7 @@ def _units(examples: Sequence[Example], reports: Sequence[Report], idx: Sequence
 
 def _contradict_threshold(verifier: Verifier, examples: Sequence[Example],
                           cached: Sequence[tuple[PreparedAnswer, list[NLIScores]]], calib: Sequence[int],
-                          chosen: Thresholds, grid: Sequence[float]) -> float:
+                          chosen: Thresholds, grid: Sequence[float], memo: dict) -> float:
     """The contradict threshold that best separates gold contradicted claims (balanced accuracy)."""
     gold_count = sum(1 for i in calib for _, _, label in examples[i].claims if label == "contradicted")
     if gold_count < MIN_CONTRADICTED:
@@ -273,7 +290,7 @@ def _contradict_threshold(verifier: Verifier, examples: Sequence[Example],
     part_cached = [cached[i] for i in calib]  # only the calibration answers need finishing here
     best, best_key = chosen.contradict, None
     for t in grid:
-        reports = _reports(verifier, part_cached, chosen.model_copy(update={"contradict": t}))
+        reports = _reports(verifier, part_cached, chosen.model_copy(update={"contradict": t}), memo)
         units = _units(part, reports, range(len(part)), "claims")
         bacc = balanced_accuracy([u.gold == "contradicted" for u in units], [u.pred == "contradicted" for u in units])
         key = (round(bacc, 9), -abs(t - chosen.contradict))  # ties: stay near the policy's value
@@ -301,8 +318,9 @@ def calibrate(verifier: Verifier, examples: Sequence[Example], *, target_unsafe:
         return base.model_copy(update={"support": support, "partial": min(base.partial, support)})
 
     curve, calib_curve = [], []
+    memo: dict = {}  # scores of the pairs of claims read again in pieces, across the grid
     for t in grid:
-        reports = _reports(verifier, cached, at(t))
+        reports = _reports(verifier, cached, at(t), memo)
         cal, tst = rates(_units(examples, reports, calib, unit)), rates(_units(examples, reports, test, unit))
         calib_curve.append((t, cal))
         curve.append({"threshold": t, "calibration_unsafe_pass": round(cal.unsafe_pass, 4),
@@ -312,10 +330,10 @@ def calibrate(verifier: Verifier, examples: Sequence[Example], *, target_unsafe:
     chosen = at(support)
     if unit == "claims":
         chosen = chosen.model_copy(update={"contradict": _contradict_threshold(verifier, examples, cached, calib,
-                                                                               chosen, grid)})
+                                                                               chosen, grid, memo)})
     test_report: dict[str, Any] = {}
     for name, thresholds in (("calibrated", chosen), ("base", base)):
-        reports = _reports(verifier, cached, thresholds)
+        reports = _reports(verifier, cached, thresholds, memo)
         test_report[name] = {u: breakdown(_units(examples, reports, test, u)) for u in ("claims", "actions")}
     return Calibration(chosen, base, unit, target_unsafe, reached, curve, test_report, len(calib), len(test),
                        sum(e.unlocated for e in examples))

@@ -9,13 +9,14 @@ draft, expired, not yet in force), the conflict is still listed, with the winner
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from extractors import Claim, Fact
 from extractors.compare import compare_facts, same_dimension
 from extractors.qualifiers import clause_at
 from extractors.tokens import content_tokens
 from verifier.date_match import as_stated
+from verifier.history import sentence_parts
 from verifier.factcheck import check_fact, clause_shares_words, stated_by_claim
 from verifier.schema import Conflict
 from verifier.segment import SegmentedSource, Span
@@ -62,8 +63,19 @@ def claim_conflicts(
             # claim's rule; it is read against the clause the other source states the value in)
             (index, value), = said.items()
             anchor = frozenset(content_tokens(clause_at(sources[index].source.text, value.start)))
-            for other_index, found in sorted(by_source.items()):
-                if other_index != index and (listed := _listed_value(fact, anchor, found)) is not None:
+            # (or named by the source's title or first sentence, if that names one entry only:
+            # "Harbour Leisure runs the National Pool Lifeguard Qualification …  The fee is £295")
+            # (a price list is worded too little to be a candidate for "It costs £295": all its
+            # sentences are read)
+            named = anchor | frozenset(content_tokens(_heading(sources[index])))
+            for other_index, other_source in enumerate(sources):
+                if other_index == index:
+                    continue
+                found = [s.candidate.span for s in by_source.get(other_index, []) if not s.candidate.rival]
+                listed = _listed_value(fact, anchor, found) or _listed_value(fact, named, other_source.sentences,
+                                                                             only=True) \
+                    or _same_condition_value(fact, claim, by_source.get(index, []), other_source, thresholds)
+                if listed is not None:
                     said[other_index] = listed
         items = sorted(said.items())
         for i, (ia, fa) in enumerate(items):
@@ -123,20 +135,17 @@ def _same_rule_value(fact: Fact, claim: Claim, found: list[ScoredCandidate]) -> 
     words = frozenset(content_tokens(clause)) - frozenset(content_tokens(fact.text))
     if len(words) < SAME_RULE_WORDS:
         return None
-    for span, other in _other_values(fact, found):
+    for span, other in _other_values(fact, [s.candidate.span for s in found if not s.candidate.rival]):
         shared = frozenset(content_tokens(span.text[slice(*span.clause_of(other))])) & words
         if len(shared) >= SAME_RULE_WORDS and len(shared) >= SAME_RULE_RECALL * len(words):
             return other
     return None
 
 
-def _other_values(fact: Fact, found: list[ScoredCandidate]) -> Iterator[tuple[Span, Fact]]:
+def _other_values(fact: Fact, spans: Iterable[Span]) -> Iterator[tuple[Span, Fact]]:
     """(span, value) for each value of the claim's dimension that differs from `fact`, in the
-    spans of one source that speak for it (not a rival sentence)."""
-    for s in found:
-        if s.candidate.rival:
-            continue
-        span = s.candidate.span
+    spans of one source."""
+    for span in spans:
         for other in span.facts:
             if other.kind == fact.kind and same_dimension(fact, other) and "different" in (
                     compare_facts(fact, other), compare_facts(other, fact)):
@@ -148,20 +157,52 @@ _LIST_ENTRY = re.compile(r"^\s*(?P<label>[^\W\d][\w' -]{2,40}?)\s*[:：\-–—]
 _LIST_LABEL_WORDS = (2, 4)
 
 
-def _listed_value(fact: Fact, anchor: frozenset[str], found: list[ScoredCandidate]) -> Fact | None:
+def _listed_value(fact: Fact, anchor: frozenset[str], spans: Iterable[Span], only: bool = False
+                  ) -> Fact | None:
     """The value a source lists for the claim's slot under a short label every word of which is
     in `anchor` (the words of the clause where another source states the claim's value):
     "Wedding ceremony: £725" against "A Willowbrook wedding ceremony led by one of our celebrants
-    costs £650"."""
-    for span, other in _other_values(fact, found):
+    costs £650". `only`: None unless that label is the list's one such label."""
+    listed: dict[tuple[int, int], Fact] = {}
+    for span, other in _other_values(fact, spans):
         start, end = span.clause_of(other)
         entry = _LIST_ENTRY.match(span.text[start:other.start - span.start])
         if entry is None or span.text[other.end - span.start:end].strip():
             continue
         words = frozenset(content_tokens(entry.group("label")))
         if _LIST_LABEL_WORDS[0] <= len(words) <= _LIST_LABEL_WORDS[1] and words <= anchor:
-            return other
+            if not only:
+                return other
+            listed.setdefault((span.start + start, span.start + end), other)
+    return next(iter(listed.values())) if len(listed) == 1 else None
+
+
+def _same_condition_value(fact: Fact, claim: Claim, found: list[ScoredCandidate], other: SegmentedSource,
+                          thresholds: Thresholds) -> Fact | None:
+    """The value another source gives under the very condition the claim's source states with the
+    claim's value: "航班延误4小时（含）以上、8小时以内的，向旅客提供每人200元" against "延误4小时（含）以上、8小时
+    以内的，补偿标准为每位旅客300元" (the claim's "四到八小时" found as the first source's "4小时（含）以上").
+    The part of the other source's sentence (cut at ；) must give that bound and one value of the
+    claim's slot only."""
+    ranked = sorted((s.candidate for s in found if not s.candidate.rival), key=lambda c: -c.relevance)
+    bounds = [r.evidence for o in claim.facts if o is not fact and o.kind == "number"
+              and (r := check_fact(o, ranked, thresholds.relevance)).status == "matched" and r.evidence is not None
+              and r.evidence.value.comparator != "eq"]  # type: ignore[union-attr]
+    for span in other.sentences if bounds else ():
+        for a, b in sentence_parts(span.text):
+            inside = [f for f in span.facts if span.start + a <= f.start < span.start + b and f.kind == "number"]
+            rivals = [f for f in inside if same_dimension(fact, f)]
+            if len(rivals) == 1 and "different" in (compare_facts(fact, rivals[0]), compare_facts(rivals[0], fact)) \
+                    and any(compare_facts(bound, f) == "equal" and f.value.comparator == bound.value.comparator  # type: ignore[union-attr]
+                            for bound in bounds for f in inside):
+                return rivals[0]
     return None
+
+
+def _heading(source: SegmentedSource) -> str:
+    """What the source says it is about: its title and first sentence."""
+    first = source.sentences[0].text if source.sentences else ""
+    return f"{source.source.title or ''} {first}"
 
 
 def _conflict(a: SegmentedSource, b: SegmentedSource, slot: str, values: list[str], issue: str) -> Conflict:

@@ -96,8 +96,13 @@ def past_sentences(text: str, sentences: list[tuple[int, int]], dates: list[Fact
         older_topic_en = older and max(stated) < newest and not _PRESENT_TENSE.search(sentence) and any(
             _EN_TOPIC_YEAR.fullmatch(text, start, d.start) for d in inside)  # type: ignore[operator]
         past_tense = bool(_PAST_TENSE.search(sentence)) and not _PRESENT_TENSE.search(sentence)
+        # "Until 30 June 2026 the Care plan cost £49 a month", read in December 2026: until a day that
+        # has come, with no present tense to carry the rule on.
+        before_now_en = now is not None and not _PRESENT_TENSE.search(sentence) and any(
+            _BEFORE.search(text[start:d.start]) and _names_year(d) and _first_day(d) <= now for d in inside)
         if (_SAYS_SO.search(sentence) or (before and _PAST_TENSE.search(sentence)) or before_older_zh or before_now_zh
-                or older_topic_zh or older_topic_en or (older and (past_tense or _EDITION.search(sentence)))):
+                or before_now_en or older_topic_zh or older_topic_en
+                or (older and (past_tense or _EDITION.search(sentence)))):
             out.add(i)
     return out
 
@@ -154,10 +159,18 @@ _STARTS = re.compile(r"起|自|以后|之后|以来|开始|生效|\b(?:from|sinc
                      re.IGNORECASE)
 
 
-def past_clauses(text: str, start: int, end: int, dates: list[Fact]) -> list[tuple[int, int]]:
+def past_clauses(text: str, start: int, end: int, dates: list[Fact], newest_known: int | None = None
+                 ) -> list[tuple[int, int]]:
     """(start, end) in `text` of the clauses of the sentence text[start:end] that state an
     earlier year than another of its clauses: "2025年手续费为25元" beside "2026年起手续费为30元".
+    So does an English clause in the past tense with a year older than `newest_known` (the
+    newest year of the source and its dates): "a pair is £38; in 2025 a pair was £34".
     `dates`: the date facts inside the sentence."""
+    out = [] if newest_known is None else [
+        (a + start, b + start) for a, b in clauses(text[start:end])
+        if _PAST_TENSE.search(text[a + start:b + start]) and not _PRESENT_TENSE.search(text[a + start:b + start])
+        and any(a + start <= d.start < b + start and _names_year(d) and (d.value.year_to or d.value.year) < newest_known  # type: ignore[union-attr, operator]
+                and not _BASELINE.search(text[a + start:d.start]) for d in dates)]
     years = []
     for a, b in clauses(text[start:end]):
         a, b = a + start, b + start
@@ -166,7 +179,8 @@ def past_clauses(text: str, start: int, end: int, dates: list[Fact]) -> list[tup
         if stated:
             years.append((a, b, max(stated)))
     newest = max((y for _, _, y in years), default=None)
-    return [(a, b) for a, b, y in years if y < newest and not _STARTS.search(text[a:b])]  # type: ignore[operator]
+    return out + [(a, b) for a, b, y in years
+                  if y < newest and not _STARTS.search(text[a:b]) and (a, b) not in out]  # type: ignore[operator]
 
 
 # A change word, then "from" in the same clause ("up to" is a cap, and ", " ends a clause while
@@ -229,12 +243,13 @@ def _day_of(fact: Fact) -> dt.date | None:
     return dt.date(v.year, v.month, v.day)  # type: ignore[union-attr, arg-type]
 
 
-def past_facts(text: str, start: int, end: int, facts: list[Fact], as_of: dt.date | None = None) -> frozenset[int]:
+def past_facts(text: str, start: int, end: int, facts: list[Fact], as_of: dt.date | None = None,
+               newest_known: int | None = None) -> frozenset[int]:
     """Indices into `facts` (those of the sentence text[start:end], not itself past) of the
     facts it states as past: those in an older clause or a part that ended before `as_of`, and
     the values a change starts from."""
     dates = [f for f in facts if f.kind == "date"]
-    earlier = past_clauses(text, start, end, dates) + expired_parts(text, start, end, dates, as_of)
+    earlier = past_clauses(text, start, end, dates, newest_known) + expired_parts(text, start, end, dates, as_of)
     numbers = [k for k, f in enumerate(facts) if f.kind == "number"]
     old = previous_values(text, start, end, [facts[k] for k in numbers])
     return frozenset(k for k, f in enumerate(facts) if any(a <= f.start < b for a, b in earlier)) \

@@ -11,17 +11,14 @@ Verification runs in three phases so that model calls can be batched across answ
 from __future__ import annotations
 
 import functools
-import re
 import time
-from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from extractors import Analyzer, Claim, Fact, detect_language, extract_entities, split_claims
+from extractors import Analyzer, Claim, detect_language, extract_entities, split_claims
 from models import NLIModel, NLIScores, Pair, load_model
 from verifier.cache import VerifierCache, content_hash
 from verifier.arithmetic import per_unit_reading, sum_operands, working
-from verifier.candidates import Candidate, SpanIndex
-from verifier.canonical import claim_for_span, model_pair
+from verifier.candidates import SpanIndex
 from verifier.conflicts import claim_conflicts, unresolved
 from verifier.decide import decide
 from verifier.decision_log import DecisionLog
@@ -32,76 +29,10 @@ from verifier.handoff import handoff_package
 from verifier.messages import family, message
 from verifier.policy import Policy, load_policy
 from verifier.schema import Context, Coverage, ModelInfo, Report, Source, VerifyRequest
+from verifier.prepared import PreparedAnswer, only_sum, per_claim
+from verifier.resplit import kept, pieces
 from verifier.segment import SegmentedSource, segment_source
 from verifier.verdict import ScoredCandidate, Thresholds, label_claim
-
-
-@dataclass
-class PreparedAnswer:
-    request: VerifyRequest
-    language: str
-    claims: list[Claim]
-    sources: list[SegmentedSource]
-    candidates: list[list[Candidate]]
-    workings: list[list[str]]  # per claim, the sums it works out (`verifier.arithmetic.working`)
-    timing_ms: dict[str, float] = field(default_factory=dict)
-    # per claim, how the model reads a claim that prices units at a source's rate (`per_unit_reading`)
-    readings: list[str | None] = field(default_factory=list)
-    _pairs: list[Pair] | None = field(default=None, repr=False)
-
-    def pairs(self) -> list[Pair]:
-        """(evidence, claim) for every candidate, as the model reads them; for a claim cut from a
-        longer sentence, (evidence, whole sentence) right after each."""
-        if self._pairs is not None:
-            return self._pairs
-        out = []
-        # The whole sentence is read with the values of all its parts in the span's words: "一个半
-        # 小时" belongs to the first part but is in the sentence the third part is scored with too.
-        sentence_facts: dict[str, dict[tuple[int, int], Fact]] = {}
-        for claim in self.claims:
-            if claim.sentence:
-                sentence_facts.setdefault(claim.sentence, {}).update({(f.start, f.end): f for f in claim.facts})
-        for i, (claim, cands, pieces) in enumerate(zip(self.claims, self.candidates, self.workings)):
-            text, sentence = _without_working(claim, pieces)
-            text = self.readings[i] if self.readings and self.readings[i] else text
-            for c in cands:
-                evidence, hypothesis = model_pair(c.span, text, claim.facts)
-                out.append((evidence, hypothesis))
-                if claim.sentence:
-                    facts = list(sentence_facts[claim.sentence].values())
-                    out.append((evidence, claim_for_span(sentence, facts, c.span.facts, c.span.text)))
-        self._pairs = out
-        return out
-
-    def rival_pairs(self) -> list[bool]:
-        """For each of `pairs()`, whether it reads a rival source's sentence (`SpanIndex._rivals`)."""
-        return [c.rival for claim, cands in zip(self.claims, self.candidates) for c in cands
-                for _ in range(2 if claim.sentence else 1)]
-
-
-def _without_working(claim: Claim, pieces: list[str]) -> tuple[str, str]:
-    """The claim and its sentence as the model reads them: without the sums the fact check
-    works out (`pieces`, from `verifier.arithmetic.working`)."""
-    text, sentence = claim.text, claim.sentence
-    for piece in pieces:
-        # (a claim that is only the sum keeps it)
-        text, sentence = (cut if len(_WORDLIKE.findall(cut)) >= _MIN_LEFT else whole
-                          for whole in (text, sentence) for cut in [whole.replace(piece, "", 1)])
-    return text, sentence
-
-
-def only_sum(claim: Claim, pieces: list[str]) -> bool:
-    """Whether the claim is nothing but the sums it works out (`pieces`): "三台加起来440元",
-    "平均每节三百二十元". The model, which cannot add, has nothing else to judge, and the claim's
-    own words find no source."""
-    text = claim.text
-    for piece in pieces:
-        text = text.replace(piece, "", 1)
-    return text != claim.text and len(_WORDLIKE.findall(text)) < _MIN_LEFT
-
-
-_WORDLIKE = re.compile(r"[A-Za-z]+|[\u4e00-\u9fff]|\d+")
-_MIN_LEFT = 4
 
 
 def _merge(mask: list[bool], main: Iterator[NLIScores], rivals: Iterator[NLIScores]) -> list[NLIScores]:
@@ -197,6 +128,16 @@ class Verifier:
             # Each answer is charged its share of the shared model call.
             p.timing_ms["model"] = round(model_ms * len(s) / total_pairs, 3)
             reports.append(self.finish(p, s))
+        # Contradicted claims read again in pieces: one more model call for all their new pairs.
+        again = [(k, p.followup) for k, p in enumerate(prepared) if p.followup is not None]
+        if again:
+            started = time.perf_counter()
+            new = self.score([f.unscored() for _, f in again])
+            seconds = _ms(started)
+            total_new = sum(len(n) for n in new) or 1
+            for (k, followup), n in zip(again, new):
+                followup.timing_ms["model"] = round(followup.timing_ms.get("model", 0.0) + seconds * len(n) / total_new, 3)
+                reports[k] = self.finish_followup(followup, followup.all_scores(n))
         return reports
 
     # -- phases ---------------------------------------------------------------------------
@@ -233,7 +174,67 @@ class Verifier:
         return score_pairs(self.model, pair_lists, self.cache)
 
     def finish(self, prepared: PreparedAnswer, scores: Sequence[NLIScores]) -> Report:
+        """Labels, coverage and the decision. When a contradicted claim is to be read again clause
+        by clause (`verifier.resplit`), `prepared.followup` holds the pieces: score its pairs and
+        call `finish_followup`, whose report replaces this one (and is the one logged)."""
         started = time.perf_counter()
+        claim_reports, conflicts = self._label(prepared, scores)
+        if prepared.groups is None:
+            prepared.followup = self._followup(prepared, scores, claim_reports)
+        report = self._report(prepared, claim_reports, conflicts, started, log=prepared.followup is None)
+        if prepared.followup is not None:  # (its verdict time adds to this one's)
+            prepared.followup.timing_ms["verdict"] = report.timing_ms["verdict"]
+        return report
+
+    def finish_followup(self, followup: PreparedAnswer, scores: Sequence[NLIScores]) -> Report:
+        """The report of an answer whose contradicted claims were cut into pieces: `scores` for
+        `followup.pairs()`. A cut stands where the pieces keep the contradiction (`resplit.kept`)."""
+        started = time.perf_counter()
+        assert followup.groups is not None
+        trial, _ = self._label(followup, scores)
+        by_claim = per_claim(followup, scores)
+        chosen: list[int] = []
+        for whole, parts in followup.groups:
+            if parts and kept(trial[whole], [trial[k] for k in parts]):
+                chosen.extend(parts)
+            else:
+                chosen.append(whole)
+        final = followup.subset(chosen)
+        final_scores = [x for k in chosen for x in by_claim[k]]
+        claim_reports, conflicts = self._label(final, final_scores)
+        return self._report(final, claim_reports, conflicts, started, log=True)
+
+    def _followup(self, prepared: PreparedAnswer, scores: Sequence[NLIScores], claim_reports: list
+                  ) -> PreparedAnswer | None:
+        """The answer's claims with each contradicted one that cuts followed by its pieces; None
+        when none cuts."""
+        answer = prepared.request.answer
+        cut = [pieces(c, r, answer, self.analyzer) for c, r in zip(prepared.claims, claim_reports)]
+        if not any(cut):
+            return None
+        index = SpanIndex(prepared.sources)
+        question = prepared.request.question or ""
+        claims, candidates, workings, readings, groups = [], [], [], [], []
+        for i, claim in enumerate(prepared.claims):
+            groups.append((len(claims), list(range(len(claims) + 1, len(claims) + 1 + len(cut[i] or [])))))
+            claims.append(claim)
+            candidates.append(prepared.candidates[i])
+            workings.append(prepared.workings[i])
+            readings.append(prepared.readings[i] if prepared.readings else None)
+            for piece in cut[i] or []:
+                pieces_working = working(piece, answer[: piece.start], question)
+                cands = index.candidates(piece)
+                claims.append(piece)
+                candidates.append(cands)
+                workings.append(pieces_working)
+                readings.append(per_unit_reading(piece, [x.span for x in sorted(cands, key=lambda x: -x.relevance)[:3]]))
+        followup = PreparedAnswer(prepared.request, prepared.language, claims, prepared.sources, candidates, workings,
+                                  dict(prepared.timing_ms), readings)
+        followup.groups = groups
+        followup.known = dict(zip(prepared.pairs(), scores))
+        return followup
+
+    def _label(self, prepared: PreparedAnswer, scores: Sequence[NLIScores]) -> tuple[list, list]:
         request, language = prepared.request, prepared.language
         claim_reports, conflicts = [], []
         titles = {seg.source.id: seg.source.title for seg in prepared.sources if seg.current and seg.source.title}
@@ -283,10 +284,15 @@ class Verifier:
                     values=" / ".join(c.values))})
             conflicts.extend(found)
             claim_reports.append(report)
+        return claim_reports, conflicts
+
+    def _report(self, prepared: PreparedAnswer, claim_reports: list, conflicts: list, started: float, *, log: bool
+                ) -> Report:
+        request, language = prepared.request, prepared.language
         coverage = _coverage(claim_reports)
         decision = decide(self.policy, claim_reports, coverage, conflicts, request, language)
         timing = dict(prepared.timing_ms)
-        timing["verdict"] = _ms(started)
+        timing["verdict"] = round(timing.get("verdict", 0.0) + _ms(started), 3)
         timing["total"] = round(sum(timing[k] for k in ("prepare", "model", "verdict") if k in timing), 3)
         result = Report(
             id=request.id,
@@ -301,7 +307,7 @@ class Verifier:
         if decision.action == "handoff":
             team = self.policy.handoff_team.get(family(language), self.policy.handoff_team["en"])
             result.decision.handoff = handoff_package(request, result, team)
-        if self.decision_log is not None:
+        if log and self.decision_log is not None:
             self.decision_log.write(request, result)
         return result
 

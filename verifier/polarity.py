@@ -19,6 +19,7 @@ from extractors.numbers import extract_numbers
 from extractors.qualifiers import clauses, is_negated, negation_scopes, opposite_words
 from extractors.text import normalise
 from extractors.tokens import content_tokens, token_recall
+from verifier.carve_outs import carved_out
 
 # Opposite polarity counts only where the evidence is clearly about the claim.
 POLARITY_MIN_RECALL = 0.6
@@ -50,7 +51,7 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
     a clause of the span uses the opposite word ("exclude" for "include"), or gives the claim's
     rule for the other side of the claim's bound."""
     if rule_for_other_side(claim, span_text) or own_side_denied(claim, span_text) \
-            or free_but_priced(claim, span_text):
+            or free_but_priced(claim, span_text) or carved_out(claim, span_text):
         return True
     cuts = clauses(span_text)
     for i, (a, b) in enumerate(cuts):
@@ -113,8 +114,9 @@ def polarity_clash(claim: Claim, span_text: str) -> bool:
         return True
     about_claim = any(not content_tokens(scope) or mine & frozenset(content_tokens(scope))
                       for scope in negation_scopes(best))
-    # ("照常" / "as usual" affirms, it has nothing of its own to find in the span)
-    wording = _AS_USUAL.sub(" ", claim.text)
+    # ("照常" / "as usual" affirms, it has nothing of its own to find in the span; nor has a
+    # relative clause that picks the items out: "anything she doesn't spend")
+    wording = _AS_USUAL.sub(" ", _RELATIVE_NEGATION.sub(" ", claim.text))
     if token_recall(wording, best) >= _polarity_min_recall(claim.text) and about_claim:
         return True
     # A short Chinese claim is read by its characters: "离岛都有得送" against "离岛暂不送货".
@@ -228,10 +230,11 @@ _CONDITIONAL_NEGATION = re.compile(r"\b(?:if|unless|until|when|whenever|where|wh
                                    r"\b\w+s\s+not\s+\w+ed\s+(?:within|by|before|after|in time|on time)\b|"
                                    r"(?:如果|如|若|倘若|假如)[^，,；;。]*?[未没不]", re.IGNORECASE)
 # A relative clause picks out the items, denies nothing: "medication that isn't controlled",
-# "any hours you don't use". The source may pick them out with a negation of its own ("non-covered").
+# "any hours you don't use", "anything she doesn't spend". The source may pick them out with a negation of its own ("non-covered").
 _RELATIVE_NEGATION = re.compile(r"\b(?:who|that|which)\s+(?:is|are|was|were|will|would|does|do|can)(?:\s+not\b|n['’]t\b)|"
                                 r"\b(?:that|which)\s+(?:won['’]t|can['’]t)\b|"  # "any bleeding that won't stop"
-                                r"\b(?:any|all|every)\s+(?:\w+\s+){1,2}(?:you|they|we)\s+(?:do|did)(?:\s+not\b|n['’]t\b)",
+                                r"\b(?:any|all|every)\s+(?:\w+\s+){1,2}(?:you|they|we)\s+(?:do|did)(?:\s+not\b|n['’]t\b)|"
+                                r"\b(?:anything|everything|whatever)\s+(?:you|they|we|she|he)\s+(?:do|does|did)(?:\s+not\b|n['’]t\b)",
                                 re.IGNORECASE)
 _CONTRAST = re.compile(r"\s*(?:(?:and\s+)?not\b|rather than\b|instead of\b|而不是|而非|并非|不是由|不由)", re.IGNORECASE)
 

@@ -96,6 +96,8 @@ def segment_source(source: Source, as_of: dt.date | None = None) -> SegmentedSou
     now = max((d for d in (meta.effective_from, as_of) if d is not None), default=None)
     dates = [f for f in facts if f.kind == "date"]
     past = past_sentences(text, bounds, dates, known_years, now)
+    newest = max([*(d.value.year_to or d.value.year for d in dates if d.value.year is not None), *known_years],  # type: ignore[union-attr]
+                 default=None)
     for i, (start, end) in enumerate(bounds):
         while fact_index < len(facts) and facts[fact_index].start < start:
             fact_index += 1
@@ -110,7 +112,7 @@ def segment_source(source: Source, as_of: dt.date | None = None) -> SegmentedSou
         later = frozenset(k for k, f in enumerate(inside) if any(a <= f.start < b for a, b in coming))
         whole = bool(coming) and len(coming) == len(sentence_parts(sentence))
         stated_before = frozenset(range(len(inside))) if i in past or whole \
-            else past_facts(text, start, end, inside, as_of) | later
+            else past_facts(text, start, end, inside, as_of, newest) | later
         spans.append(Span(source.id, start, end, sentence, tuple(inside), frozenset(content_tokens(sentence)), (i, i),
                           i in past or whole, stated_before, source.title or "", whole and i not in past,
                           stated_before if whole and i not in past else later))

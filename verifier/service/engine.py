@@ -109,6 +109,13 @@ class AsyncEngine:
         scores = await self.batcher.submit(prepared.pairs())
         prepared.timing_ms["model"] = round((time.perf_counter() - t) * 1000, 3)  # batching wait included
         report = await loop.run_in_executor(self._pool, self.verifier.finish, prepared, scores)
+        if (followup := prepared.followup) is not None:  # contradicted claims read again in pieces
+            t = time.perf_counter()
+            new = await self.batcher.submit(followup.unscored())
+            followup.timing_ms["model"] = round(followup.timing_ms.get("model", 0.0)
+                                                + (time.perf_counter() - t) * 1000, 3)
+            report = await loop.run_in_executor(self._pool, self.verifier.finish_followup, followup,
+                                                followup.all_scores(new))
         return ServiceReport(**dict(report))
 
     def fallback(self, request: VerifyRequest, reason: str, started: float, error_id: str | None = None
