@@ -196,36 +196,29 @@ def test_a_price_list_entry_for_the_same_thing_conflicts(analyzer, listed, found
     assert sorted(v for c in conflicts for v in c.values) == found
 
 
-@pytest.mark.parametrize("listed, found", [
-    ("Harbour Leisure course prices. National Pool Lifeguard Qualification: £325. First Aid at Work: £210.",
+POOL = ("Harbour Leisure runs the National Pool Lifeguard Qualification at Seaview Pool. The course is 36 hours over "
+        "five days. The fee is £295, which includes the manual and exam fee.")
+DELAYS = "因航空公司自身原因造成航班延误4小时以上、8小时以内的，向旅客提供每人200元的经济补偿；延误8小时以上的，每人400元。"
+
+
+@pytest.mark.parametrize("answer, first, second, found", [
+    # "It costs £295" is too terse to pick a price list's sentences as candidates; the list's one
+    # entry whose label the other source's first sentence names is still that slot's value ...
+    ("It costs £295.", POOL,
+     "Harbour Leisure course prices. National Pool Lifeguard Qualification: £325. First Aid at Work: £210.",
      ["£295", "£325"]),
-    # two entries whose labels the first sentence names: which one is the fee's is not known
-    ("Course prices. National Pool Lifeguard Qualification: £325. Pool Lifeguard Qualification: £310.", []),
-])
-def test_a_price_list_entry_for_what_the_source_is_about_conflicts(analyzer, listed, found):
-    """"It costs £295" is too terse to pick a price list's sentences as candidates; the list's one
-    entry whose label the other source's first sentence names is still that slot's value."""
-    answer = "It costs £295."
-    texts = {"S1": "Harbour Leisure runs the National Pool Lifeguard Qualification at Seaview Pool. The course is "
-                   "36 hours over five days. The fee is £295, which includes the manual and exam fee.",
-             "S2": listed}
-    conflicts = _conflicts(analyzer, answer, texts, NEUTRAL)
-    assert sorted(v for c in conflicts for v in c.values) == found
-
-
-@pytest.mark.parametrize("second, found", [
-    ("因承运人原因导致航班延误4小时以上、8小时以内的，补偿标准为每位旅客300元；延误8小时以上的，补偿标准为每位旅客500元。",
+    # ... but not when two entries' labels are named: which one is the fee's is not known
+    ("It costs £295.", POOL,
+     "Course prices. National Pool Lifeguard Qualification: £325. Pool Lifeguard Qualification: £310.", []),
+    # The claim's band of delay is found in both sources; each gives its own amount for it ...
+    ("延误四到八小时的，每人补偿二百元。", DELAYS,
+     "因承运人原因导致航班延误4小时以上、8小时以内的，补偿标准为每位旅客300元；延误8小时以上的，补偿标准为每位旅客500元。",
      ["300元", "每人200元"]),
-    # the other source's amount is for another band of delay
-    ("因承运人原因导致航班延误8小时以上的，补偿标准为每位旅客500元。", []),
+    # ... and the other source's amount for another band says nothing of it
+    ("延误四到八小时的，每人补偿二百元。", DELAYS, "因承运人原因导致航班延误8小时以上的，补偿标准为每位旅客500元。", []),
 ])
-def test_a_value_under_the_same_condition_in_another_source_conflicts(analyzer, second, found):
-    """The claim's band of delay is found in both sources; each gives its own amount for it."""
-    answer = "延误四到八小时的，每人补偿二百元。"
-    texts = {"S1": "因航空公司自身原因造成航班延误4小时以上、8小时以内的，向旅客提供每人200元的经济补偿；"
-                   "延误8小时以上的，每人400元。",
-             "S2": second}
-    conflicts = _conflicts(analyzer, answer, texts, NEUTRAL)
+def test_a_value_another_source_gives_for_the_same_thing_conflicts(analyzer, answer, first, second, found):
+    conflicts = _conflicts(analyzer, answer, {"S1": first, "S2": second}, NEUTRAL)
     assert sorted(v for c in conflicts for v in c.values) == found
 
 
